@@ -1,0 +1,374 @@
+/* psc-core.h: the core's one internal interface (plain C11, no GLib).
+ *
+ * The core owns every cached Vulkan object. It never aborts on caller input:
+ * each request returns a PscStatus and, on failure, fills a PscCoreError with
+ * the failing field path. It allocates only on misses (never on a hit).
+ *
+ * Threads: a PscCore has one owner thread, the thread that created it. Every
+ * function below that takes a PscCore and is not marked "any thread" must be
+ * called there; the core checks and fails with PSC_STATUS_WRONG_THREAD.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef VK_NO_PROTOTYPES
+#define VK_NO_PROTOTYPES
+#endif
+#include <vulkan/vulkan.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PSC_INTERNAL __attribute__((visibility ("hidden")))
+
+/* Status codes. The numbering equals the public PscError enum (checked by a
+ * static assertion in the GObject layer); PSC_STATUS_OK is separate. */
+typedef enum {
+  PSC_STATUS_OK = -1,
+  PSC_STATUS_FAILED = 0,
+  PSC_STATUS_INVALID_ARGUMENT = 1,
+  PSC_STATUS_UNSUPPORTED = 2,
+  PSC_STATUS_FOREIGN_HANDLE = 3,
+  PSC_STATUS_CAPACITY = 4,
+  PSC_STATUS_VULKAN = 5,
+  PSC_STATUS_WRONG_THREAD = 6,
+  PSC_STATUS_NO_DEVICE = 7,
+} PscStatus;
+#define PSC_STATUS_COUNT 8
+
+/* Error detail. `path` is the failing field path relative to the request,
+ * for example "pStages[1].pSpecializationInfo->mapEntryCount"; `message` is
+ * the complete human-readable sentence, e.g.
+ * "pStages[1].pSpecializationInfo->mapEntryCount: 9 > 8". */
+typedef struct {
+  PscStatus status;
+  VkResult vk_result;          /* VK_SUCCESS unless status == PSC_STATUS_VULKAN */
+  char path[128];
+  char message[256];
+} PscCoreError;
+
+/* Fills err (which may be NULL) and returns status. Format applies to the part
+ * after "path: ". */
+PSC_INTERNAL PscStatus psc_core_fail (PscCoreError *err, PscStatus status,
+                                      const char *path, const char *fmt, ...)
+  __attribute__((format (printf, 4, 5)));
+PSC_INTERNAL PscStatus psc_core_fail_vk (PscCoreError *err, VkResult r,
+                                         const char *what);
+PSC_INTERNAL const char *psc_vk_result_name (VkResult r);
+
+/* ---------------------------------------------------------------------------
+ * Fixed capacities (part of the documented ABI; exceeding one is
+ * PSC_STATUS_CAPACITY naming the field).
+ */
+#define PSC_MAX_SPEC_CONSTANTS        8   /* per stage */
+#define PSC_MAX_SPEC_VALUE_BYTES      64  /* per constant */
+#define PSC_MAX_ENTRY_NAME            63  /* bytes, without the NUL */
+#define PSC_MAX_GRAPHICS_STAGES       5
+#define PSC_MAX_VERTEX_BINDINGS       16
+#define PSC_MAX_VERTEX_ATTRIBUTES     32
+#define PSC_MAX_COLOR_ATTACHMENTS     8
+#define PSC_MAX_VIEWPORTS             16
+#define PSC_MAX_SET_BINDINGS          64  /* per descriptor-set layout */
+#define PSC_MAX_IMMUTABLE_SAMPLERS    32  /* per binding */
+#define PSC_MAX_SET_LAYOUTS           16  /* per pipeline layout */
+#define PSC_MAX_PUSH_RANGES           8
+#define PSC_MAX_PASS_ATTACHMENTS      16
+#define PSC_MAX_SUBPASSES             8
+#define PSC_MAX_SUBPASS_REFS          16  /* input or color refs per subpass */
+#define PSC_MAX_PRESERVE_REFS         16
+#define PSC_MAX_SUBPASS_DEPENDENCIES  16
+#define PSC_COLLISION_BUCKET_CAPACITY 4   /* distinct keys per full 64-bit hash */
+#define PSC_MAX_KEY_BYTES             8192
+
+/* ---------------------------------------------------------------------------
+ * Dispatch (dispatch.c). volk is compiled privately; its global function
+ * pointers are never written. Tables are loaded from the application's
+ * vkGetInstanceProcAddr.
+ */
+struct VolkDeviceTable;
+typedef struct {
+  PFN_vkGetInstanceProcAddr GetInstanceProcAddr;
+  PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
+  PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
+  PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2; /* may be NULL on 1.0 */
+  PFN_vkSetDebugUtilsObjectNameEXT SetDebugUtilsObjectNameEXT; /* NULL unless enabled */
+} PscInstanceTable;
+
+/* Loads the instance table. Returns false if vkGetDeviceProcAddr or
+ * vkGetPhysicalDeviceProperties cannot be loaded. */
+PSC_INTERNAL bool psc_dispatch_load_instance (PscInstanceTable *it,
+                                              PFN_vkGetInstanceProcAddr gipa,
+                                              VkInstance instance,
+                                              bool debug_utils);
+/* Allocates and loads a volk device table through it->GetDeviceProcAddr.
+ * Returns NULL on allocation failure. Free with free(). */
+PSC_INTERNAL struct VolkDeviceTable *psc_dispatch_load_device (const PscInstanceTable *it,
+                                                               VkDevice device);
+/* For tests: true if every volk global function pointer that the core could
+ * use is still NULL. */
+PSC_INTERNAL bool psc_dispatch_volk_globals_untouched (void);
+
+/* ---------------------------------------------------------------------------
+ * Key writer (encode.c). Encoders append packed, padding-free records; only
+ * the bytes written are hashed, stored and compared.
+ */
+typedef struct {
+  uint8_t *data;
+  size_t len;
+  size_t cap;
+} PscKeyWriter;
+
+/* Returns false (and leaves len unchanged) if n bytes do not fit. */
+PSC_INTERNAL bool psc_key_put (PscKeyWriter *w, const void *src, size_t n);
+PSC_INTERNAL uint64_t psc_key_hash (const void *data, size_t len);
+
+/* The resolver maps handles named in a request to cache-issued ids (never
+ * handle values) and back. The core implements it over its tables; unit
+ * tests implement it with fakes. Every lookup returns false for a handle the
+ * cache did not issue (or that was destroyed). */
+typedef struct {
+  void *ctx;
+  bool (*shader) (void *ctx, VkShaderModule module, uint32_t *id, uint32_t *generation);
+  bool (*sampler) (void *ctx, VkSampler sampler, uint32_t *id);
+  bool (*set_layout) (void *ctx, VkDescriptorSetLayout layout, uint32_t *id);
+  bool (*pipeline_layout) (void *ctx, VkPipelineLayout layout, uint32_t *id);
+  /* Also returns the pass's subpass count and, for `subpass` (if it is in
+   * range), the sample count shared by its color/depth attachments (0 if the
+   * subpass uses none). */
+  bool (*render_pass) (void *ctx, VkRenderPass pass, uint32_t subpass,
+                       uint32_t *id, uint32_t *subpass_count, uint32_t *samples);
+  /* Get-or-create the identity of an ordered list of sampler ids: two lists
+   * get the same id only if every element is equal. May fail with
+   * PSC_STATUS_CAPACITY (bucket) or FAILED (out of memory). */
+  PscStatus (*sampler_list) (void *ctx, const uint32_t *sampler_ids, uint32_t count,
+                             uint32_t *list_id, PscCoreError *err);
+
+  /* Reverse direction, for decoding keys into create infos. */
+  VkShaderModule (*shader_handle) (void *ctx, uint32_t id);
+  VkSampler (*sampler_handle) (void *ctx, uint32_t id);
+  /* Writes the list's sampler ids (at most PSC_MAX_IMMUTABLE_SAMPLERS). */
+  uint32_t (*sampler_list_ids) (void *ctx, uint32_t list_id, uint32_t *ids);
+  VkDescriptorSetLayout (*set_layout_handle) (void *ctx, uint32_t id);
+  VkPipelineLayout (*pipeline_layout_handle) (void *ctx, uint32_t id);
+  VkRenderPass (*render_pass_handle) (void *ctx, uint32_t id);
+} PscResolver;
+
+/* Which rendering description graphics requests must use. */
+typedef enum {
+  PSC_RENDERING_DYNAMIC = 1,
+  PSC_RENDERING_LEGACY = 2,
+} PscRenderingMode;
+
+/* ---------------------------------------------------------------------------
+ * Canonical keys (encode-*.c). Each encoder validates the create info
+ * completely (unsupported values, unknown pNext, foreign handles, capacities)
+ * and appends the canonical key to w. On failure it returns the status, fills
+ * err with the field path, and w's contents are unspecified.
+ *
+ * Each decoder rebuilds a create info from a key into caller storage, so the
+ * driver is always called with what the key says (never with caller memory).
+ */
+PSC_INTERNAL PscStatus psc_encode_sampler (const VkSamplerCreateInfo *ci,
+                                           PscKeyWriter *w, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_encode_set_layout (const VkDescriptorSetLayoutCreateInfo *ci,
+                                              const PscResolver *r,
+                                              PscKeyWriter *w, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_encode_pipeline_layout (const VkPipelineLayoutCreateInfo *ci,
+                                                   const PscResolver *r,
+                                                   PscKeyWriter *w, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_encode_render_pass (const VkRenderPassCreateInfo *ci,
+                                               PscKeyWriter *w, PscCoreError *err);
+/* Sample count of a pass's subpass (0 if it uses no color/depth attachment),
+ * read from an encoded render-pass key; false if subpass is out of range. */
+PSC_INTERNAL bool psc_render_pass_key_subpass_samples (const uint8_t *key, size_t len,
+                                                       uint32_t subpass,
+                                                       uint32_t *subpass_count,
+                                                       uint32_t *samples);
+PSC_INTERNAL PscStatus psc_encode_graphics (const VkGraphicsPipelineCreateInfo *ci,
+                                            PscRenderingMode mode,
+                                            const PscResolver *r,
+                                            PscKeyWriter *w, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_encode_compute (const VkComputePipelineCreateInfo *ci,
+                                           const PscResolver *r,
+                                           PscKeyWriter *w, PscCoreError *err);
+
+/* Decoded create infos. Each struct holds all the storage its create info
+ * points into; do not copy it after decoding (pointers are internal). */
+typedef struct PscSamplerBuild PscSamplerBuild;
+typedef struct PscSetLayoutBuild PscSetLayoutBuild;
+typedef struct PscPipelineLayoutBuild PscPipelineLayoutBuild;
+typedef struct PscRenderPassBuild PscRenderPassBuild;
+typedef struct PscGraphicsBuild PscGraphicsBuild;
+typedef struct PscComputeBuild PscComputeBuild;
+
+/* Allocate/free build storage (calloc/free); decode fills it. The decode
+ * functions return false only for a malformed key (a bug) or an id the
+ * resolver no longer knows. */
+PSC_INTERNAL void *psc_build_alloc (size_t size);
+PSC_INTERNAL size_t psc_sampler_build_size (void);
+PSC_INTERNAL size_t psc_set_layout_build_size (void);
+PSC_INTERNAL size_t psc_pipeline_layout_build_size (void);
+PSC_INTERNAL size_t psc_render_pass_build_size (void);
+PSC_INTERNAL size_t psc_graphics_build_size (void);
+PSC_INTERNAL size_t psc_compute_build_size (void);
+
+PSC_INTERNAL const VkSamplerCreateInfo *psc_decode_sampler (const uint8_t *key, size_t len,
+                                                            PscSamplerBuild *b);
+PSC_INTERNAL const VkDescriptorSetLayoutCreateInfo *psc_decode_set_layout (const uint8_t *key, size_t len,
+                                                                           const PscResolver *r,
+                                                                           PscSetLayoutBuild *b);
+PSC_INTERNAL const VkPipelineLayoutCreateInfo *psc_decode_pipeline_layout (const uint8_t *key, size_t len,
+                                                                           const PscResolver *r,
+                                                                           PscPipelineLayoutBuild *b);
+PSC_INTERNAL const VkRenderPassCreateInfo *psc_decode_render_pass (const uint8_t *key, size_t len,
+                                                                   PscRenderPassBuild *b);
+PSC_INTERNAL const VkGraphicsPipelineCreateInfo *psc_decode_graphics (const uint8_t *key, size_t len,
+                                                                      const PscResolver *r,
+                                                                      PscGraphicsBuild *b);
+PSC_INTERNAL const VkComputePipelineCreateInfo *psc_decode_compute (const uint8_t *key, size_t len,
+                                                                    const PscResolver *r,
+                                                                    PscComputeBuild *b);
+
+/* ---------------------------------------------------------------------------
+ * Table (table.c): a growable open-addressing hash table over byte-string keys
+ * stored in an arena. The 64-bit XXH3 of the key picks the slot; slots keep the
+ * full hash and the key length. At most PSC_COLLISION_BUCKET_CAPACITY distinct
+ * keys may share one full hash; one more is PSC_STATUS_CAPACITY. Growth happens
+ * on insert (owner thread); find never allocates.
+ */
+typedef struct PscTable PscTable;
+
+typedef struct {
+  uint64_t hash;
+  const uint8_t *key;    /* in the table's arena, stable until the table dies */
+  uint32_t key_len;
+  uint32_t value;        /* caller's payload, e.g. an entry index */
+} PscTableItem;
+
+PSC_INTERNAL PscTable *psc_table_new (void);
+PSC_INTERNAL void psc_table_free (PscTable *t);
+/* Returns the item or NULL. */
+PSC_INTERNAL const PscTableItem *psc_table_find (const PscTable *t, uint64_t hash,
+                                                 const void *key, size_t len);
+/* Inserts a key known to be absent; copies the key into the arena. Fails with
+ * PSC_STATUS_CAPACITY if the collision bucket for hash is full, or FAILED on
+ * allocation failure. */
+PSC_INTERNAL PscStatus psc_table_insert (PscTable *t, uint64_t hash,
+                                         const void *key, size_t len,
+                                         uint32_t value, const PscTableItem **out,
+                                         PscCoreError *err);
+/* Removes the item whose key is at this arena address (keys are unique). */
+PSC_INTERNAL bool psc_table_remove (PscTable *t, uint64_t hash, const void *key, size_t len);
+PSC_INTERNAL size_t psc_table_count (const PscTable *t);
+PSC_INTERNAL size_t psc_table_host_bytes (const PscTable *t);
+/* How many distinct keys share this full hash now. */
+PSC_INTERNAL uint32_t psc_table_bucket_size (const PscTable *t, uint64_t hash);
+
+/* A handle -> value map (u64 -> u32) for cache-issued handles. */
+typedef struct PscHandleMap PscHandleMap;
+PSC_INTERNAL PscHandleMap *psc_handle_map_new (void);
+PSC_INTERNAL void psc_handle_map_free (PscHandleMap *m);
+PSC_INTERNAL bool psc_handle_map_get (const PscHandleMap *m, uint64_t handle, uint32_t *value);
+PSC_INTERNAL bool psc_handle_map_set (PscHandleMap *m, uint64_t handle, uint32_t value);
+PSC_INTERNAL bool psc_handle_map_remove (PscHandleMap *m, uint64_t handle);
+PSC_INTERNAL size_t psc_handle_map_host_bytes (const PscHandleMap *m);
+
+/* ---------------------------------------------------------------------------
+ * The cache core (core.c, objects.c, pipelines.c).
+ */
+typedef struct PscCore PscCore;
+
+typedef enum {
+  PSC_KIND_SAMPLER,
+  PSC_KIND_SET_LAYOUT,
+  PSC_KIND_PIPELINE_LAYOUT,
+  PSC_KIND_RENDER_PASS,
+  PSC_KIND_GRAPHICS,
+  PSC_KIND_COMPUTE,
+  PSC_KIND_SHADER,
+  PSC_KIND_COUNT,
+} PscKind;
+
+typedef struct {
+  uint64_t hits, misses, creations, creation_ns, entries, host_bytes;
+} PscCoreKindStats;
+
+typedef struct {
+  PscCoreKindStats kinds[PSC_KIND_COUNT];
+  uint64_t capacity_failures;
+  uint64_t rejected[PSC_STATUS_COUNT];
+  uint64_t frame;
+} PscCoreStats;
+
+typedef struct {
+  VkInstance instance;
+  VkPhysicalDevice physical_device;
+  VkDevice device;
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+  uint32_t api_version;
+  bool debug_utils;
+  bool dynamic_rendering_enabled;      /* from the enabled-feature snapshot */
+  const VkAllocationCallbacks *allocator;
+  PscRenderingMode rendering;          /* already resolved by the caller */
+  bool pass_through;
+  /* Test hook: when force_hash is true every key hashes to forced_hash. */
+  bool force_hash;
+  uint64_t forced_hash;
+} PscCoreConfig;
+
+/* Creates a core owned by the calling thread. */
+PSC_INTERNAL PscStatus psc_core_new (const PscCoreConfig *cfg, PscCore **out, PscCoreError *err);
+/* Destroys every cached object (shutdown order: pipelines; layouts, passes,
+ * samplers; shader modules). The caller guarantees the GPU no longer uses
+ * them. Owner thread. NULL is accepted. */
+PSC_INTERNAL void psc_core_free (PscCore *core);
+
+PSC_INTERNAL void psc_core_begin_frame (PscCore *core, uint64_t frame, uint64_t completed_timeline);
+/* Any thread. */
+PSC_INTERNAL void psc_core_get_stats (const PscCore *core, PscCoreStats *out);
+/* Counts a request that failed before reaching the core (e.g. NULL info). Any thread. */
+PSC_INTERNAL void psc_core_count_rejection (PscCore *core, PscStatus status);
+PSC_INTERNAL PscRenderingMode psc_core_rendering (const PscCore *core);
+
+PSC_INTERNAL PscStatus psc_core_register_shader (PscCore *core, const uint32_t *code, size_t size,
+                                                 VkShaderModule *module, uint32_t *id, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_core_release_shader (PscCore *core, VkShaderModule module, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_core_shader_module_for_id (PscCore *core, uint32_t id, VkShaderModule *module,
+                                                      PscCoreError *err);
+/* 0 if not cache-issued. */
+PSC_INTERNAL uint32_t psc_core_shader_id (PscCore *core, VkShaderModule module);
+
+PSC_INTERNAL PscStatus psc_core_get_sampler (PscCore *core, const VkSamplerCreateInfo *ci,
+                                             VkSampler *out, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_core_get_set_layout (PscCore *core, const VkDescriptorSetLayoutCreateInfo *ci,
+                                                VkDescriptorSetLayout *out, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_core_get_pipeline_layout (PscCore *core, const VkPipelineLayoutCreateInfo *ci,
+                                                     VkPipelineLayout *out, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_core_get_render_pass (PscCore *core, const VkRenderPassCreateInfo *ci,
+                                                 VkRenderPass *out, PscCoreError *err);
+PSC_INTERNAL bool psc_core_is_compat_render_pass (const PscCore *core, VkRenderPass pass);
+PSC_INTERNAL PscStatus psc_core_get_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
+                                              VkPipeline *out, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_core_get_compute (PscCore *core, const VkComputePipelineCreateInfo *ci,
+                                             VkPipeline *out, PscCoreError *err);
+
+/* Prepared keys: ids start at 1; 0 is never a valid id. */
+PSC_INTERNAL PscStatus psc_core_prepare_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
+                                                  uint32_t *key_id, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_core_prepare_compute (PscCore *core, const VkComputePipelineCreateInfo *ci,
+                                                 uint32_t *key_id, PscCoreError *err);
+PSC_INTERNAL PscStatus psc_core_get_prepared (PscCore *core, uint32_t key_id, VkPipeline *out,
+                                              PscCoreError *err);
+
+PSC_INTERNAL PscStatus psc_core_pin (PscCore *core, VkObjectType type, uint64_t handle, int delta,
+                                     PscCoreError *err);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,98 @@
+/* psc-device.h: PscDevice, the Vulkan device a cache works on.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(__PSOCACHE_H_INSIDE__) && !defined(PSOCACHE_COMPILATION)
+#error "Only <psocache/psocache.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+#include <vulkan/vulkan.h>
+#include <psocache/psc-macros.h>
+
+G_BEGIN_DECLS
+
+/**
+ * PscDeviceFlags:
+ * @PSC_DEVICE_FLAGS_NONE: no flags
+ * @PSC_DEVICE_FLAGS_VALIDATION: enable `VK_LAYER_KHRONOS_validation` and a
+ *   persistent debug-utils messenger on a headless device; validation errors
+ *   are logged with g_warning() and counted (see
+ *   [method@Psc.Device.get_validation_error_count]).
+ * @PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING: do not enable dynamic rendering on
+ *   a headless device, so caches on it use the legacy render-pass backend.
+ *
+ * Flags for [ctor@Psc.Device.new_headless].
+ */
+typedef enum { /*< flags >*/
+  PSC_DEVICE_FLAGS_NONE = 0,
+  PSC_DEVICE_FLAGS_VALIDATION = 1 << 0,
+  PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING = 1 << 1,
+} PscDeviceFlags;
+
+/**
+ * PscDeviceInfo:
+ * @instance: the application's instance
+ * @physical_device: the physical device @device was created from
+ * @device: the application's device
+ * @get_instance_proc_addr: the `vkGetInstanceProcAddr` the application loaded
+ *   its instance with; every Vulkan entry point the cache uses is loaded
+ *   through it, so layers see the cache's calls
+ * @api_version: the `apiVersion` the instance was created with
+ * @enabled_features: (nullable): the `VkPhysicalDeviceFeatures2` chain the
+ *   device was created with (its pNext chain may hold
+ *   `VkPhysicalDeviceVulkan11Features`, `...12Features`, `...13Features` and
+ *   `VkPhysicalDeviceDynamicRenderingFeatures`). This snapshot of *enabled*
+ *   features, not what the physical device supports, decides what the cache
+ *   may use. %NULL means no optional feature was enabled.
+ * @debug_utils: whether the instance enabled `VK_EXT_debug_utils`; if so the
+ *   cache names the objects it creates
+ * @allocator: (nullable): the allocation callbacks the application uses; they
+ *   are passed to every Vulkan call the cache makes and must outlive the device
+ * @queue_family_index: a graphics queue family (informational; the cache
+ *   never submits work)
+ * @queue: (nullable): a queue of that family, for tools and tests
+ *
+ * Describes Vulkan objects the application created, for
+ * [ctor@Psc.Device.new_for_vulkan]. The structure is copied.
+ */
+typedef struct {
+  VkInstance instance;
+  VkPhysicalDevice physical_device;
+  VkDevice device;
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+  uint32_t api_version;
+  const VkPhysicalDeviceFeatures2 *enabled_features;
+  gboolean debug_utils;
+  const VkAllocationCallbacks *allocator;
+  uint32_t queue_family_index;
+  VkQueue queue;
+} PscDeviceInfo;
+
+#define PSC_TYPE_DEVICE (psc_device_get_type ())
+PSC_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (PscDevice, psc_device, PSC, DEVICE, GObject)
+
+PSC_AVAILABLE_IN_ALL
+PscDevice *psc_device_new_headless (PscDeviceFlags flags, GError **error);
+PSC_AVAILABLE_IN_ALL
+PscDevice *psc_device_new_for_vulkan (const PscDeviceInfo *info, GError **error);
+
+PSC_AVAILABLE_IN_ALL
+const char *psc_device_get_name (PscDevice *self);
+PSC_AVAILABLE_IN_ALL
+guint32 psc_device_get_driver_version (PscDevice *self);
+PSC_AVAILABLE_IN_ALL
+guint32 psc_device_get_api_version (PscDevice *self);
+PSC_AVAILABLE_IN_ALL
+gboolean psc_device_get_dynamic_rendering (PscDevice *self);
+PSC_AVAILABLE_IN_ALL
+gboolean psc_device_get_headless (PscDevice *self);
+PSC_AVAILABLE_IN_ALL
+guint psc_device_get_validation_error_count (PscDevice *self);
+PSC_AVAILABLE_IN_ALL
+const PscDeviceInfo *psc_device_get_info (PscDevice *self);
+
+G_END_DECLS

@@ -1,0 +1,59 @@
+/* psc-error.h: the PSC_ERROR GError domain.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined(__PSOCACHE_H_INSIDE__) && !defined(PSOCACHE_COMPILATION)
+#error "Only <psocache/psocache.h> can be included directly."
+#endif
+
+#include <glib.h>
+#include <psocache/psc-macros.h>
+
+G_BEGIN_DECLS
+
+/**
+ * PSC_ERROR:
+ *
+ * Error domain for libpsocache. Errors in this domain are from the
+ * [error@Psc.Error] enumeration.
+ */
+#define PSC_ERROR (psc_error_quark ())
+
+/**
+ * PscError:
+ * @PSC_ERROR_FAILED: an unspecified failure
+ * @PSC_ERROR_INVALID_ARGUMENT: a request is malformed: a required pointer is
+ *   missing, a count is inconsistent, a state that must be dynamic is static.
+ *   The message names the field path.
+ * @PSC_ERROR_UNSUPPORTED: a request uses a Vulkan value, flag or pNext
+ *   structure the cache does not support. The message names the field path.
+ * @PSC_ERROR_FOREIGN_HANDLE: a request names a shader module, layout, sampler
+ *   or render pass that this cache did not issue (or that was destroyed).
+ * @PSC_ERROR_CAPACITY: a fixed capacity was exceeded: too many specialization
+ *   constants, bindings, attachments, or distinct keys sharing one 64-bit hash.
+ * @PSC_ERROR_VULKAN: the Vulkan driver failed the call; the message carries the
+ *   `VkResult`.
+ * @PSC_ERROR_WRONG_THREAD: a call that mutates the cache was made from a
+ *   thread other than the cache's owner thread.
+ * @PSC_ERROR_NO_DEVICE: no suitable Vulkan device or loader could be found.
+ *
+ * Error codes in the %PSC_ERROR domain. Every failed request leaves the cache
+ * valid and unchanged except for its counters.
+ */
+typedef enum {
+  PSC_ERROR_FAILED,
+  PSC_ERROR_INVALID_ARGUMENT,
+  PSC_ERROR_UNSUPPORTED,
+  PSC_ERROR_FOREIGN_HANDLE,
+  PSC_ERROR_CAPACITY,
+  PSC_ERROR_VULKAN,
+  PSC_ERROR_WRONG_THREAD,
+  PSC_ERROR_NO_DEVICE,
+} PscError;
+
+PSC_AVAILABLE_IN_ALL
+GQuark psc_error_quark (void);
+
+G_END_DECLS

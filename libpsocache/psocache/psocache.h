@@ -1,0 +1,16 @@
+/* psocache.h: the umbrella header of libpsocache-1.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#define __PSOCACHE_H_INSIDE__
+
+#include <psocache/psc-macros.h>
+#include <psocache/psc-version.h>
+#include <psocache/psc-error.h>
+#include <psocache/psc-enum-types.h>
+#include <psocache/psc-device.h>
+#include <psocache/psc-cache.h>
+
+#undef __PSOCACHE_H_INSIDE__
