@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Messages are bounded on purpose: a request failure never allocates. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
 PscStatus
 psc_core_fail (PscCoreError *err, PscStatus status, const char *path,
                const char *fmt, ...)

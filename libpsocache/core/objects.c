@@ -1,2 +1,476 @@
-/* placeholder: being written */
-#include "psc-core.h"
+/* objects.c: shader modules (registered by SPIR-V), samplers, descriptor-set
+ * layouts (with immutable-sampler list identities), pipeline layouts and
+ * compatibility render passes, and the resolver that maps the handles a
+ * request names to cache-issued ids.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "core-private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------
+ * Resolver over the core's tables: handle -> id (id = entry index + 1).
+ */
+static bool
+lookup_id (PscCore *core, PscKind kind, uint64_t handle, uint32_t *id)
+{
+  PscEntry *e = psc_core_entry_for_handle (core, kind, handle);
+  if (e == NULL)
+    return false;
+  *id = (uint32_t) (e - core->entries[kind].items) + 1;
+  return true;
+}
+
+static PscEntry *
+entry_for_id (PscCore *core, PscKind kind, uint32_t id)
+{
+  PscEntryVec *v = &core->entries[kind];
+  if (id == 0 || id > v->len || v->items[id - 1].state != PSC_ENTRY_READY)
+    return NULL;
+  return &v->items[id - 1];
+}
+
+static bool
+r_shader (void *ctx, VkShaderModule module, uint32_t *id, uint32_t *generation)
+{
+  PscCore *core = ctx;
+  if (!lookup_id (core, PSC_KIND_SHADER, (uint64_t) module, id))
+    return false;
+  *generation = core->entries[PSC_KIND_SHADER].items[*id - 1].generation;
+  return true;
+}
+
+static bool
+r_sampler (void *ctx, VkSampler sampler, uint32_t *id)
+{
+  return lookup_id (ctx, PSC_KIND_SAMPLER, (uint64_t) sampler, id);
+}
+
+static bool
+r_set_layout (void *ctx, VkDescriptorSetLayout layout, uint32_t *id)
+{
+  return lookup_id (ctx, PSC_KIND_SET_LAYOUT, (uint64_t) layout, id);
+}
+
+static bool
+r_pipeline_layout (void *ctx, VkPipelineLayout layout, uint32_t *id)
+{
+  return lookup_id (ctx, PSC_KIND_PIPELINE_LAYOUT, (uint64_t) layout, id);
+}
+
+static bool
+r_render_pass (void *ctx, VkRenderPass pass, uint32_t subpass, uint32_t *id,
+               uint32_t *subpass_count, uint32_t *samples)
+{
+  PscCore *core = ctx;
+  if (!lookup_id (core, PSC_KIND_RENDER_PASS, (uint64_t) pass, id))
+    return false;
+  const PscEntry *e = &core->entries[PSC_KIND_RENDER_PASS].items[*id - 1];
+  *subpass_count = 0;
+  *samples = 0;
+  if (!psc_render_pass_key_subpass_samples (e->key, e->key_len, subpass, subpass_count, samples))
+    *samples = 0;
+  return true;
+}
+
+static PscStatus
+r_sampler_list (void *ctx, const uint32_t *ids, uint32_t count, uint32_t *list_id,
+                PscCoreError *err)
+{
+  PscCore *core = ctx;
+  size_t len = (size_t) count * sizeof *ids;
+  uint64_t hash = psc_core_hash (core, ids, len);
+  const PscTableItem *item = psc_table_find (core->sampler_lists, hash, ids, len);
+  if (item != NULL)
+    {
+      *list_id = item->value + 1;
+      return PSC_STATUS_OK;
+    }
+  PscEntryVec *v = &core->sampler_list_entries;
+  PscStatus st = psc_table_insert (core->sampler_lists, hash, ids, len, v->len, &item, err);
+  if (st == PSC_STATUS_CAPACITY)
+    psc_stat_add (&core->stats.capacity_failures, 1);
+  if (st != PSC_STATUS_OK)
+    return st;
+  PscEntry e = { .hash = hash, .key = item->key, .key_len = item->key_len,
+                 .state = PSC_ENTRY_READY };
+  uint32_t idx = psc_entries_push (v, &e);
+  if (idx == UINT32_MAX)
+    {
+      psc_table_remove (core->sampler_lists, hash, ids, len);
+      return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory");
+    }
+  *list_id = idx + 1;
+  psc_core_update_bytes (core, PSC_KIND_SET_LAYOUT);
+  return PSC_STATUS_OK;
+}
+
+static uint64_t
+handle_for_id (PscCore *core, PscKind kind, uint32_t id)
+{
+  PscEntry *e = entry_for_id (core, kind, id);
+  return e ? e->handle : 0;
+}
+
+static VkShaderModule
+r_shader_handle (void *ctx, uint32_t id)
+{
+  return (VkShaderModule) handle_for_id (ctx, PSC_KIND_SHADER, id);
+}
+
+static VkSampler
+r_sampler_handle (void *ctx, uint32_t id)
+{
+  return (VkSampler) handle_for_id (ctx, PSC_KIND_SAMPLER, id);
+}
+
+static uint32_t
+r_sampler_list_ids (void *ctx, uint32_t list_id, uint32_t *ids)
+{
+  PscCore *core = ctx;
+  PscEntryVec *v = &core->sampler_list_entries;
+  if (list_id == 0 || list_id > v->len)
+    return 0;
+  const PscEntry *e = &v->items[list_id - 1];
+  uint32_t n = e->key_len / sizeof (uint32_t);
+  if (n > PSC_MAX_IMMUTABLE_SAMPLERS)
+    n = PSC_MAX_IMMUTABLE_SAMPLERS;
+  memcpy (ids, e->key, (size_t) n * sizeof (uint32_t));
+  return n;
+}
+
+static VkDescriptorSetLayout
+r_set_layout_handle (void *ctx, uint32_t id)
+{
+  return (VkDescriptorSetLayout) handle_for_id (ctx, PSC_KIND_SET_LAYOUT, id);
+}
+
+static VkPipelineLayout
+r_pipeline_layout_handle (void *ctx, uint32_t id)
+{
+  return (VkPipelineLayout) handle_for_id (ctx, PSC_KIND_PIPELINE_LAYOUT, id);
+}
+
+static VkRenderPass
+r_render_pass_handle (void *ctx, uint32_t id)
+{
+  return (VkRenderPass) handle_for_id (ctx, PSC_KIND_RENDER_PASS, id);
+}
+
+void
+psc_core_init_resolver (PscCore *core)
+{
+  core->resolver = (PscResolver) {
+    .ctx = core,
+    .shader = r_shader,
+    .sampler = r_sampler,
+    .set_layout = r_set_layout,
+    .pipeline_layout = r_pipeline_layout,
+    .render_pass = r_render_pass,
+    .sampler_list = r_sampler_list,
+    .shader_handle = r_shader_handle,
+    .sampler_handle = r_sampler_handle,
+    .sampler_list_ids = r_sampler_list_ids,
+    .set_layout_handle = r_set_layout_handle,
+    .pipeline_layout_handle = r_pipeline_layout_handle,
+    .render_pass_handle = r_render_pass_handle,
+  };
+}
+
+/* ------------------------------------------------------------------------
+ * Shader modules: identity is the SPIR-V content (the key is the code itself,
+ * compared in full) plus a per-module generation. Registering the same code
+ * again returns the same module and takes another reference.
+ */
+#define SPIRV_MAGIC 0x07230203u
+
+PscStatus
+psc_core_register_shader (PscCore *core, const uint32_t *code, size_t size,
+                          VkShaderModule *module, uint32_t *id, PscCoreError *err)
+{
+  if (!psc_core_check_thread (core, err))
+    return PSC_STATUS_WRONG_THREAD;
+  if (code == NULL)
+    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "pCode", "is NULL"));
+  if (size < 20 || size % 4 != 0)
+    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "codeSize",
+                                                 "%zu is not a SPIR-V size (a multiple of 4, at least 20)",
+                                                 size));
+  if (code[0] != SPIRV_MAGIC)
+    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "pCode[0]",
+                                                 "0x%08x is not the SPIR-V magic number", code[0]));
+  if (size > UINT32_MAX)
+    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_CAPACITY, "codeSize",
+                                                 "%zu bytes is too large", size));
+
+  PscAtomicKindStats *ks = &core->stats.kinds[PSC_KIND_SHADER];
+  uint64_t hash = psc_core_hash (core, code, size);
+  const PscTableItem *item = psc_table_find (core->tables[PSC_KIND_SHADER], hash, code, size);
+  if (item != NULL && !core->cfg.pass_through)
+    {
+      PscEntry *e = &core->entries[PSC_KIND_SHADER].items[item->value];
+      e->refs++;
+      psc_stat_add (&ks->hits, 1);
+      *module = (VkShaderModule) e->handle;
+      if (id != NULL)
+        *id = item->value + 1;
+      return PSC_STATUS_OK;
+    }
+  psc_stat_add (&ks->misses, 1);
+  if (!core->cfg.pass_through &&
+      psc_table_bucket_size (core->tables[PSC_KIND_SHADER], hash) >= PSC_COLLISION_BUCKET_CAPACITY)
+    {
+      psc_stat_add (&core->stats.capacity_failures, 1);
+      return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_CAPACITY, "pCode",
+                                                   "collision bucket full for hash 0x%016llx",
+                                                   (unsigned long long) hash));
+    }
+
+  VkShaderModuleCreateInfo ci = {
+    .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+    .codeSize = size,
+    .pCode = code,
+  };
+  VkShaderModule m = VK_NULL_HANDLE;
+  uint64_t t0 = psc_now_ns ();
+  VkResult r = core->vk->vkCreateShaderModule (core->cfg.device, &ci, core->cfg.allocator, &m);
+  uint64_t t1 = psc_now_ns ();
+  if (r != VK_SUCCESS)
+    return psc_core_reject (core, psc_core_fail_vk (err, r, "vkCreateShaderModule"));
+  psc_stat_add (&ks->creations, 1);
+  psc_stat_add (&ks->creation_ns, t1 - t0);
+
+  uint32_t idx;
+  PscStatus st = core->cfg.pass_through
+    ? psc_core_own (core, PSC_KIND_SHADER, (const uint8_t *) code, size, (uint64_t) m, &idx, err)
+    : psc_core_publish (core, PSC_KIND_SHADER, hash, (const uint8_t *) code, size,
+                        (uint64_t) m, &idx, err);
+  if (st != PSC_STATUS_OK)
+    {
+      core->vk->vkDestroyShaderModule (core->cfg.device, m, core->cfg.allocator);
+      return psc_core_reject (core, st);
+    }
+  *module = m;
+  if (id != NULL)
+    *id = idx + 1;
+  return PSC_STATUS_OK;
+}
+
+PscStatus
+psc_core_release_shader (PscCore *core, VkShaderModule module, PscCoreError *err)
+{
+  if (!psc_core_check_thread (core, err))
+    return PSC_STATUS_WRONG_THREAD;
+  PscEntry *e = psc_core_entry_for_handle (core, PSC_KIND_SHADER, (uint64_t) module);
+  if (e == NULL)
+    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "module",
+                                                 "0x%llx was not registered with this cache",
+                                                 (unsigned long long) (uint64_t) module));
+  if (--e->refs > 0)
+    return PSC_STATUS_OK;
+
+  /* Last reference: the module dies and its id with it. Pipelines created
+   * from it stay cached (Vulkan does not need the module after creation), but
+   * no new request can name this id again. */
+  if (!e->owned_key)
+    psc_table_remove (core->tables[PSC_KIND_SHADER], e->hash, e->key, e->key_len);
+  psc_handle_map_remove (core->handles[PSC_KIND_SHADER], e->handle);
+  core->vk->vkDestroyShaderModule (core->cfg.device, (VkShaderModule) e->handle,
+                                   core->cfg.allocator);
+  e->state = PSC_ENTRY_DEAD;
+  e->handle = 0;
+  psc_stat_add (&core->stats.kinds[PSC_KIND_SHADER].entries, (uint64_t) -1);
+  psc_core_update_bytes (core, PSC_KIND_SHADER);
+  return PSC_STATUS_OK;
+}
+
+PscStatus
+psc_core_shader_module_for_id (PscCore *core, uint32_t id, VkShaderModule *module,
+                               PscCoreError *err)
+{
+  if (!psc_core_check_thread (core, err))
+    return PSC_STATUS_WRONG_THREAD;
+  PscEntry *e = entry_for_id (core, PSC_KIND_SHADER, id);
+  if (e == NULL)
+    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "shader_id",
+                                                 "%u is not a live shader of this cache", id));
+  *module = (VkShaderModule) e->handle;
+  return PSC_STATUS_OK;
+}
+
+uint32_t
+psc_core_shader_id (PscCore *core, VkShaderModule module)
+{
+  uint32_t id;
+  if (!pthread_equal (core->owner, pthread_self ()))
+    return 0;
+  return lookup_id (core, PSC_KIND_SHADER, (uint64_t) module, &id) ? id : 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Samplers, set layouts, pipeline layouts, compatibility render passes.
+ * Each creates from its decoded key.
+ */
+#define BUILD_OR_FAIL(type, sizefn, var)                                       \
+  type *var = psc_build_alloc (sizefn ());                                     \
+  if (var == NULL)                                                             \
+    return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory")
+
+static PscStatus
+create_sampler (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle,
+                PscCoreError *err)
+{
+  BUILD_OR_FAIL (PscSamplerBuild, psc_sampler_build_size, b);
+  const VkSamplerCreateInfo *ci = psc_decode_sampler (key, len, b);
+  PscStatus st = PSC_STATUS_OK;
+  VkSampler s = VK_NULL_HANDLE;
+  if (ci == NULL)
+    st = psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: undecodable sampler key");
+  else
+    {
+      VkResult r = core->vk->vkCreateSampler (core->cfg.device, ci, core->cfg.allocator, &s);
+      if (r != VK_SUCCESS)
+        st = psc_core_fail_vk (err, r, "vkCreateSampler");
+    }
+  free (b);
+  *handle = (uint64_t) s;
+  return st;
+}
+
+static PscStatus
+create_set_layout (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle,
+                   PscCoreError *err)
+{
+  BUILD_OR_FAIL (PscSetLayoutBuild, psc_set_layout_build_size, b);
+  const VkDescriptorSetLayoutCreateInfo *ci = psc_decode_set_layout (key, len, &core->resolver, b);
+  PscStatus st = PSC_STATUS_OK;
+  VkDescriptorSetLayout l = VK_NULL_HANDLE;
+  if (ci == NULL)
+    st = psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: undecodable set-layout key");
+  else
+    {
+      VkResult r = core->vk->vkCreateDescriptorSetLayout (core->cfg.device, ci,
+                                                          core->cfg.allocator, &l);
+      if (r != VK_SUCCESS)
+        st = psc_core_fail_vk (err, r, "vkCreateDescriptorSetLayout");
+    }
+  free (b);
+  *handle = (uint64_t) l;
+  return st;
+}
+
+static PscStatus
+create_pipeline_layout (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle,
+                        PscCoreError *err)
+{
+  BUILD_OR_FAIL (PscPipelineLayoutBuild, psc_pipeline_layout_build_size, b);
+  const VkPipelineLayoutCreateInfo *ci = psc_decode_pipeline_layout (key, len, &core->resolver, b);
+  PscStatus st = PSC_STATUS_OK;
+  VkPipelineLayout l = VK_NULL_HANDLE;
+  if (ci == NULL)
+    st = psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: undecodable pipeline-layout key");
+  else
+    {
+      VkResult r = core->vk->vkCreatePipelineLayout (core->cfg.device, ci, core->cfg.allocator, &l);
+      if (r != VK_SUCCESS)
+        st = psc_core_fail_vk (err, r, "vkCreatePipelineLayout");
+    }
+  free (b);
+  *handle = (uint64_t) l;
+  return st;
+}
+
+static PscStatus
+create_render_pass (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle,
+                    PscCoreError *err)
+{
+  BUILD_OR_FAIL (PscRenderPassBuild, psc_render_pass_build_size, b);
+  const VkRenderPassCreateInfo *ci = psc_decode_render_pass (key, len, b);
+  PscStatus st = PSC_STATUS_OK;
+  VkRenderPass p = VK_NULL_HANDLE;
+  if (ci == NULL)
+    st = psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: undecodable render-pass key");
+  else
+    {
+      VkResult r = core->vk->vkCreateRenderPass (core->cfg.device, ci, core->cfg.allocator, &p);
+      if (r != VK_SUCCESS)
+        st = psc_core_fail_vk (err, r, "vkCreateRenderPass");
+    }
+  free (b);
+  *handle = (uint64_t) p;
+  return st;
+}
+
+PscStatus
+psc_core_get_sampler (PscCore *core, const VkSamplerCreateInfo *ci, VkSampler *out,
+                      PscCoreError *err)
+{
+  CHECK_REQUEST (core, ci, err);
+  KEY_BUFFER (w);
+  PscStatus st = psc_encode_sampler (ci, &w, err);
+  if (st != PSC_STATUS_OK)
+    return psc_core_reject (core, st);
+  uint64_t h = 0;
+  st = psc_core_get_or_create (core, PSC_KIND_SAMPLER, w.data, w.len, create_sampler, &h, NULL, err);
+  *out = (VkSampler) h;
+  return st;
+}
+
+PscStatus
+psc_core_get_set_layout (PscCore *core, const VkDescriptorSetLayoutCreateInfo *ci,
+                         VkDescriptorSetLayout *out, PscCoreError *err)
+{
+  CHECK_REQUEST (core, ci, err);
+  KEY_BUFFER (w);
+  PscStatus st = psc_encode_set_layout (ci, &core->resolver, &w, err);
+  if (st != PSC_STATUS_OK)
+    return psc_core_reject (core, st);
+  uint64_t h = 0;
+  st = psc_core_get_or_create (core, PSC_KIND_SET_LAYOUT, w.data, w.len, create_set_layout,
+                               &h, NULL, err);
+  *out = (VkDescriptorSetLayout) h;
+  return st;
+}
+
+PscStatus
+psc_core_get_pipeline_layout (PscCore *core, const VkPipelineLayoutCreateInfo *ci,
+                              VkPipelineLayout *out, PscCoreError *err)
+{
+  CHECK_REQUEST (core, ci, err);
+  KEY_BUFFER (w);
+  PscStatus st = psc_encode_pipeline_layout (ci, &core->resolver, &w, err);
+  if (st != PSC_STATUS_OK)
+    return psc_core_reject (core, st);
+  uint64_t h = 0;
+  st = psc_core_get_or_create (core, PSC_KIND_PIPELINE_LAYOUT, w.data, w.len,
+                               create_pipeline_layout, &h, NULL, err);
+  *out = (VkPipelineLayout) h;
+  return st;
+}
+
+PscStatus
+psc_core_get_render_pass (PscCore *core, const VkRenderPassCreateInfo *ci, VkRenderPass *out,
+                          PscCoreError *err)
+{
+  CHECK_REQUEST (core, ci, err);
+  KEY_BUFFER (w);
+  PscStatus st = psc_encode_render_pass (ci, &w, err);
+  if (st != PSC_STATUS_OK)
+    return psc_core_reject (core, st);
+  uint64_t h = 0;
+  st = psc_core_get_or_create (core, PSC_KIND_RENDER_PASS, w.data, w.len, create_render_pass,
+                               &h, NULL, err);
+  *out = (VkRenderPass) h;
+  return st;
+}
+
+bool
+psc_core_is_compat_render_pass (const PscCore *core, VkRenderPass pass)
+{
+  uint32_t idx;
+  if (pass == VK_NULL_HANDLE)
+    return false;
+  return psc_handle_map_get (core->handles[PSC_KIND_RENDER_PASS], (uint64_t) pass, &idx);
+}

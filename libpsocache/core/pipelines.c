@@ -1,2 +1,202 @@
-/* placeholder: being written */
-#include "psc-core.h"
+/* pipelines.c: graphics and compute get-or-create, and prepared keys.
+ *
+ * Hit path (owner thread, no allocation): canonicalize the create info into a
+ * stack buffer, hash the bytes used, find, compare in full, touch the entry's
+ * last-used frame. Prepared path: the canonical key is stored once; each use
+ * is an array index plus a state check.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "core-private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static PscStatus
+create_graphics (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle,
+                 PscCoreError *err)
+{
+  PscGraphicsBuild *b = psc_build_alloc (psc_graphics_build_size ());
+  if (b == NULL)
+    return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory");
+  const VkGraphicsPipelineCreateInfo *ci = psc_decode_graphics (key, len, &core->resolver, b);
+  PscStatus st = PSC_STATUS_OK;
+  VkPipeline p = VK_NULL_HANDLE;
+  if (ci == NULL)
+    st = psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "",
+                        "the key names a shader, layout or render pass that no longer exists");
+  else
+    {
+      VkResult r = core->vk->vkCreateGraphicsPipelines (core->cfg.device, core->driver_cache, 1,
+                                                        ci, core->cfg.allocator, &p);
+      if (r != VK_SUCCESS)
+        {
+          st = psc_core_fail_vk (err, r, "vkCreateGraphicsPipelines");
+          p = VK_NULL_HANDLE;
+        }
+    }
+  free (b);
+  *handle = (uint64_t) p;
+  return st;
+}
+
+static PscStatus
+create_compute (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle,
+                PscCoreError *err)
+{
+  PscComputeBuild *b = psc_build_alloc (psc_compute_build_size ());
+  if (b == NULL)
+    return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory");
+  const VkComputePipelineCreateInfo *ci = psc_decode_compute (key, len, &core->resolver, b);
+  PscStatus st = PSC_STATUS_OK;
+  VkPipeline p = VK_NULL_HANDLE;
+  if (ci == NULL)
+    st = psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "",
+                        "the key names a shader or layout that no longer exists");
+  else
+    {
+      VkResult r = core->vk->vkCreateComputePipelines (core->cfg.device, core->driver_cache, 1,
+                                                       ci, core->cfg.allocator, &p);
+      if (r != VK_SUCCESS)
+        {
+          st = psc_core_fail_vk (err, r, "vkCreateComputePipelines");
+          p = VK_NULL_HANDLE;
+        }
+    }
+  free (b);
+  *handle = (uint64_t) p;
+  return st;
+}
+
+static PscCreateFn
+create_fn (PscKind kind)
+{
+  return kind == PSC_KIND_GRAPHICS ? create_graphics : create_compute;
+}
+
+PscStatus
+psc_core_get_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci, VkPipeline *out,
+                       PscCoreError *err)
+{
+  CHECK_REQUEST (core, ci, err);
+  KEY_BUFFER (w);
+  PscStatus st = psc_encode_graphics (ci, core->cfg.rendering, &core->resolver, &w, err);
+  if (__builtin_expect (st != PSC_STATUS_OK, 0))
+    return psc_core_reject (core, st);
+  uint64_t h = 0;
+  st = psc_core_get_or_create (core, PSC_KIND_GRAPHICS, w.data, w.len, create_graphics, &h,
+                               NULL, err);
+  *out = (VkPipeline) h;
+  return st;
+}
+
+PscStatus
+psc_core_get_compute (PscCore *core, const VkComputePipelineCreateInfo *ci, VkPipeline *out,
+                      PscCoreError *err)
+{
+  CHECK_REQUEST (core, ci, err);
+  KEY_BUFFER (w);
+  PscStatus st = psc_encode_compute (ci, &core->resolver, &w, err);
+  if (st != PSC_STATUS_OK)
+    return psc_core_reject (core, st);
+  uint64_t h = 0;
+  st = psc_core_get_or_create (core, PSC_KIND_COMPUTE, w.data, w.len, create_compute, &h,
+                               NULL, err);
+  *out = (VkPipeline) h;
+  return st;
+}
+
+/* Prepared keys are deduplicated: preparing the same create info twice gives
+ * the same id. Ids index core->prepared (id = index + 1) and are never
+ * reused. */
+static PscStatus
+prepare (PscCore *core, PscKind kind, const uint8_t *key, size_t len, uint32_t *key_id,
+         PscCoreError *err)
+{
+  uint64_t hash = psc_core_hash (core, key, len);
+  const PscTableItem *item = psc_table_find (core->prepared_table, hash, key, len);
+  if (item != NULL)
+    {
+      *key_id = item->value + 1;
+      return PSC_STATUS_OK;
+    }
+  if (core->prepared_len == core->prepared_cap)
+    {
+      uint32_t cap = core->prepared_cap ? core->prepared_cap * 2 : 64;
+      PscPrepared *p = realloc (core->prepared, (size_t) cap * sizeof *p);
+      if (p == NULL)
+        return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory"));
+      core->prepared = p;
+      core->prepared_cap = cap;
+    }
+  PscStatus st = psc_table_insert (core->prepared_table, hash, key, len, core->prepared_len,
+                                   &item, err);
+  if (st == PSC_STATUS_CAPACITY)
+    psc_stat_add (&core->stats.capacity_failures, 1);
+  if (st != PSC_STATUS_OK)
+    return psc_core_reject (core, st);
+  core->prepared[core->prepared_len] = (PscPrepared) {
+    .key = item->key,
+    .key_len = item->key_len,
+    .kind = (uint8_t) kind,
+    .hash = hash,
+    .entry = UINT32_MAX,
+  };
+  *key_id = ++core->prepared_len;
+  return PSC_STATUS_OK;
+}
+
+PscStatus
+psc_core_prepare_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
+                           uint32_t *key_id, PscCoreError *err)
+{
+  CHECK_REQUEST (core, ci, err);
+  KEY_BUFFER (w);
+  PscStatus st = psc_encode_graphics (ci, core->cfg.rendering, &core->resolver, &w, err);
+  if (st != PSC_STATUS_OK)
+    return psc_core_reject (core, st);
+  return prepare (core, PSC_KIND_GRAPHICS, w.data, w.len, key_id, err);
+}
+
+PscStatus
+psc_core_prepare_compute (PscCore *core, const VkComputePipelineCreateInfo *ci,
+                          uint32_t *key_id, PscCoreError *err)
+{
+  CHECK_REQUEST (core, ci, err);
+  KEY_BUFFER (w);
+  PscStatus st = psc_encode_compute (ci, &core->resolver, &w, err);
+  if (st != PSC_STATUS_OK)
+    return psc_core_reject (core, st);
+  return prepare (core, PSC_KIND_COMPUTE, w.data, w.len, key_id, err);
+}
+
+PscStatus
+psc_core_get_prepared (PscCore *core, uint32_t key_id, VkPipeline *out, PscCoreError *err)
+{
+  if (!psc_core_check_thread (core, err))
+    return PSC_STATUS_WRONG_THREAD;
+  if (__builtin_expect (key_id == 0 || key_id > core->prepared_len, 0))
+    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "key_id",
+                                                 "%u is not a prepared key of this cache", key_id));
+  PscPrepared *p = &core->prepared[key_id - 1];
+  if (__builtin_expect (p->entry != UINT32_MAX, 1))
+    {
+      PscEntry *e = &core->entries[p->kind].items[p->entry];
+      if (__builtin_expect (e->state == PSC_ENTRY_READY, 1))
+        {
+          e->last_used_frame = core->frame;
+          psc_stat_add (&core->stats.kinds[p->kind].hits, 1);
+          *out = (VkPipeline) e->handle;
+          return PSC_STATUS_OK;
+        }
+    }
+  uint64_t h = 0;
+  uint32_t idx = UINT32_MAX;
+  PscStatus st = psc_core_get_or_create (core, (PscKind) p->kind, p->key, p->key_len,
+                                         create_fn ((PscKind) p->kind), &h, &idx, err);
+  if (st != PSC_STATUS_OK)
+    return st;
+  p->entry = core->cfg.pass_through ? UINT32_MAX : idx;
+  *out = (VkPipeline) h;
+  return PSC_STATUS_OK;
+}
