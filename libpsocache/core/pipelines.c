@@ -200,3 +200,16 @@ psc_core_get_prepared (PscCore *core, uint32_t key_id, VkPipeline *out, PscCoreE
   *out = (VkPipeline) h;
   return PSC_STATUS_OK;
 }
+
+PscStatus
+psc_core_graphics_key_size (PscCore *core, const VkGraphicsPipelineCreateInfo *ci, size_t *size,
+                            PscCoreError *err)
+{
+  CHECK_REQUEST (core, ci, err);
+  KEY_BUFFER (w);
+  PscStatus st = psc_encode_graphics (ci, core->cfg.rendering, &core->resolver, &w, err);
+  if (st != PSC_STATUS_OK)
+    return psc_core_reject (core, st);
+  *size = w.len;
+  return PSC_STATUS_OK;
+}

@@ -358,6 +358,11 @@ PSC_INTERNAL PscStatus psc_core_get_graphics (PscCore *core, const VkGraphicsPip
 PSC_INTERNAL PscStatus psc_core_get_compute (PscCore *core, const VkComputePipelineCreateInfo *ci,
                                              VkPipeline *out, PscCoreError *err);
 
+/* The size in bytes of the canonical key of a graphics request (what is
+ * hashed, stored and compared); for diagnostics and benchmarks. */
+PSC_INTERNAL PscStatus psc_core_graphics_key_size (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
+                                                   size_t *size, PscCoreError *err);
+
 /* Prepared keys: ids start at 1; 0 is never a valid id. */
 PSC_INTERNAL PscStatus psc_core_prepare_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
                                                   uint32_t *key_id, PscCoreError *err);

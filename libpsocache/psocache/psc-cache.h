@@ -208,6 +208,11 @@ VkPipeline psc_cache_get_compute_pipeline (PscCache *self,
                                            const VkComputePipelineCreateInfo *info,
                                            GError **error);
 
+PSC_AVAILABLE_IN_ALL
+gsize psc_cache_get_graphics_key_size (PscCache *self,
+                                       const VkGraphicsPipelineCreateInfo *info,
+                                       GError **error);
+
 /* Prepared keys */
 PSC_AVAILABLE_IN_ALL
 guint32 psc_cache_prepare_graphics_pipeline (PscCache *self,
