@@ -1,2 +1,1191 @@
-/* placeholder: being written */
-#include "psc-core.h"
+/* encode-pipeline.c: canonical keys for graphics and compute pipelines.
+ *
+ * The graphics encoder runs on every cache hit, so its success path does no
+ * heap allocation, no formatting, no qsort (small insertion sorts) and no
+ * large memset; every failure goes through the cold helpers in encode.c.
+ *
+ * What the graphics key holds (layout in keys.h):
+ *  - creation flags that affect compilation, pipeline-layout id, the dynamic
+ *    state set (one bit per state), the rendering description (dynamic:
+ *    view mask, colour/depth/stencil formats; legacy: compatibility-pass id
+ *    and subpass);
+ *  - every non-dynamic fixed-function input, where a value that Vulkan
+ *    ignores is normalized to 0: values made dynamic, blend factors of
+ *    attachments with blending off, blend constants no factor reads, depth
+ *    compare op / write enable without the depth test, stencil state without
+ *    the stencil test, depth bounds without the bounds test, depth-bias
+ *    constants without depth bias, min sample shading without sample
+ *    shading, the logic op without logic op enable, and all viewport,
+ *    multisample, depth/stencil and blend state when rasterization is
+ *    statically discarded. A dynamic topology keeps its topology class.
+ *  - viewport and scissor counts (their contents are never read);
+ *  - stages sorted by stage bit: shader id + generation, flags, entry-point
+ *    name, specialization canonicalized by constant ID;
+ *  - vertex bindings sorted by binding, attributes sorted by location.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "keys.h"
+
+#include <stdio.h>
+
+#define DYN(name) PSC_DYN_BIT (name)
+
+/* ---------------------------------------------------------------------------
+ * Stages (shared by graphics and compute).
+ */
+
+/* "pStages[i]" for graphics, "stage" for compute; failure path only. */
+static PSC_COLD const char *
+stage_prefix (char *buf, size_t size, bool compute, uint32_t index)
+{
+  if (compute)
+    snprintf (buf, size, "stage");
+  else
+    snprintf (buf, size, "pStages[%u]", index);
+  return buf;
+}
+
+static PSC_COLD PscStatus
+stage_fail (PscCoreError *err, PscStatus status, bool compute, uint32_t index,
+            const char *member, const char *detail)
+{
+  char pre[32];
+  return psc_fail_at (err, status, detail, "%s.%s",
+                      stage_prefix (pre, sizeof pre, compute, index), member);
+}
+
+static PSC_COLD PscStatus
+stage_fail_spec (PscCoreError *err, PscStatus status, bool compute, uint32_t index,
+                 const char *member, uint32_t entry, const char *detail)
+{
+  char pre[32];
+  stage_prefix (pre, sizeof pre, compute, index);
+  if (entry == UINT32_MAX)
+    return psc_fail_at (err, status, detail, "%s.pSpecializationInfo->%s", pre, member);
+  return psc_fail_at (err, status, detail, "%s.pSpecializationInfo->pMapEntries[%u]%s",
+                      pre, entry, member);
+}
+
+static PscStatus
+encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, bool compute,
+              uint32_t index, const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
+{
+  char pre[32], detail[96];
+
+  if (PSC_UNLIKELY (s->sType != VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO))
+    return stage_fail (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "sType",
+                       "not VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO");
+  if (PSC_UNLIKELY (s->pNext != NULL))
+    return psc_fail_stype (err, ((const VkBaseInStructure *) s->pNext)->sType, "%s.pNext[0].sType",
+                           stage_prefix (pre, sizeof pre, compute, index));
+  if (PSC_UNLIKELY (s->flags & ~(VkPipelineShaderStageCreateFlags) PSC_STAGE_CREATE_FLAGS))
+    return psc_fail_flags (err, s->flags, "%s.flags", stage_prefix (pre, sizeof pre, compute, index));
+  if (PSC_UNLIKELY (s->module == VK_NULL_HANDLE))
+    return stage_fail (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "module",
+                       "VK_NULL_HANDLE (register the SPIR-V with the cache)");
+
+  PscKeyStage k;
+  if (PSC_UNLIKELY (!r->shader (r->ctx, s->module, &k.shader_id, &k.generation)))
+    return psc_fail_foreign (err, "%s.module", stage_prefix (pre, sizeof pre, compute, index));
+  if (PSC_UNLIKELY (s->pName == NULL))
+    return stage_fail (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pName", "NULL");
+  size_t name_len = strnlen (s->pName, PSC_MAX_ENTRY_NAME + 1);
+  if (PSC_UNLIKELY (name_len > PSC_MAX_ENTRY_NAME))
+    return psc_fail_capacity (err, strlen (s->pName), PSC_MAX_ENTRY_NAME, "%s.pName",
+                              stage_prefix (pre, sizeof pre, compute, index));
+
+  const VkSpecializationInfo *si = s->pSpecializationInfo;
+  const uint32_t n = si ? si->mapEntryCount : 0;
+  uint32_t ids[PSC_MAX_SPEC_CONSTANTS];
+  uint8_t order[PSC_MAX_SPEC_CONSTANTS];
+  size_t value_bytes = 0;
+  if (n)
+    {
+      if (PSC_UNLIKELY (n > PSC_MAX_SPEC_CONSTANTS))
+        return psc_fail_capacity (err, n, PSC_MAX_SPEC_CONSTANTS,
+                                  "%s.pSpecializationInfo->mapEntryCount",
+                                  stage_prefix (pre, sizeof pre, compute, index));
+      if (PSC_UNLIKELY (si->pMapEntries == NULL))
+        return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pMapEntries",
+                                UINT32_MAX, "NULL with mapEntryCount > 0");
+      for (uint32_t j = 0; j < n; j++)
+        {
+          const VkSpecializationMapEntry *e = &si->pMapEntries[j];
+          if (PSC_UNLIKELY (e->size > PSC_MAX_SPEC_VALUE_BYTES))
+            return psc_fail_capacity (err, e->size, PSC_MAX_SPEC_VALUE_BYTES,
+                                      "%s.pSpecializationInfo->pMapEntries[%u].size",
+                                      stage_prefix (pre, sizeof pre, compute, index), j);
+          if (PSC_UNLIKELY (e->offset > si->dataSize || e->size > si->dataSize - e->offset))
+            {
+              snprintf (detail, sizeof detail, "offset %u + size %zu > dataSize %zu",
+                        e->offset, e->size, si->dataSize);
+              return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "", j, detail);
+            }
+          ids[j] = e->constantID;
+          order[j] = (uint8_t) j;
+          value_bytes += e->size;
+        }
+      if (PSC_UNLIKELY (value_bytes > 0 && si->pData == NULL))
+        return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pData",
+                                UINT32_MAX, "NULL with non-empty map entries");
+      psc_sort_indices (order, ids, n);
+      for (uint32_t j = 1; j < n; j++)
+        if (PSC_UNLIKELY (ids[order[j]] == ids[order[j - 1]]))
+          {
+            uint32_t dup = order[j] > order[j - 1] ? order[j] : order[j - 1];
+            snprintf (detail, sizeof detail, "constant ID %u appears twice", ids[order[j]]);
+            return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index,
+                                    ".constantID", dup, detail);
+          }
+    }
+
+  k.stage = stage;
+  k.flags = (uint8_t) s->flags;
+  k.name_len = (uint8_t) name_len;
+  k.spec_count = (uint8_t) n;
+
+  const size_t total = sizeof k + name_len + n * sizeof (PscKeySpecEntry) + value_bytes;
+  uint8_t *p = psc_kw_reserve (w, total);
+  if (PSC_UNLIKELY (p == NULL))
+    return psc_fail_key_full (err, w);
+  memcpy (p, &k, sizeof k);
+  p += sizeof k;
+  memcpy (p, s->pName, name_len);
+  p += name_len;
+  uint8_t *values = p + n * sizeof (PscKeySpecEntry);
+  for (uint32_t j = 0; j < n; j++)
+    {
+      const VkSpecializationMapEntry *e = &si->pMapEntries[order[j]];
+      PscKeySpecEntry ke = { .constant_id = e->constantID, .size = (uint32_t) e->size };
+      memcpy (p, &ke, sizeof ke);
+      p += sizeof ke;
+      memcpy (values, (const uint8_t *) si->pData + e->offset, e->size);
+      values += e->size;
+    }
+  return PSC_STATUS_OK;
+}
+
+/* Reads one stage written by encode_stage into caller storage. */
+static bool
+decode_stage (PscKeyReader *rd, const PscResolver *r, VkPipelineShaderStageCreateInfo *out,
+              VkSpecializationInfo *spec, VkSpecializationMapEntry *map, uint8_t *spec_data,
+              char *name, uint8_t *stage_out)
+{
+  PscKeyStage k;
+  if (!psc_kr_get (rd, &k, sizeof k) || k.stage >= PSC_STAGE_COUNT
+      || k.name_len > PSC_MAX_ENTRY_NAME || k.spec_count > PSC_MAX_SPEC_CONSTANTS
+      || r == NULL || r->shader_handle == NULL)
+    return false;
+  if (!psc_kr_get (rd, name, k.name_len))
+    return false;
+  name[k.name_len] = '\0';
+
+  size_t offset = 0;
+  for (uint32_t j = 0; j < k.spec_count; j++)
+    {
+      PscKeySpecEntry e;
+      if (!psc_kr_get (rd, &e, sizeof e) || e.size > PSC_MAX_SPEC_VALUE_BYTES)
+        return false;
+      map[j].constantID = e.constant_id;
+      map[j].offset = (uint32_t) offset;
+      map[j].size = e.size;
+      offset += e.size;
+    }
+  if (!psc_kr_get (rd, spec_data, offset))
+    return false;
+
+  out->sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  out->flags = k.flags;
+  out->stage = psc_enum_stage_to_vk (k.stage);
+  out->module = r->shader_handle (r->ctx, k.shader_id);
+  if (out->module == VK_NULL_HANDLE)
+    return false;
+  out->pName = name;
+  if (k.spec_count)
+    {
+      spec->mapEntryCount = k.spec_count;
+      spec->pMapEntries = map;
+      spec->dataSize = offset;
+      spec->pData = spec_data;
+      out->pSpecializationInfo = spec;
+    }
+  *stage_out = k.stage;
+  return true;
+}
+
+/* ---------------------------------------------------------------------------
+ * Graphics.
+ */
+
+#define CHECK_STYPE(ptr, expected, path)                                         \
+  do {                                                                           \
+    if (PSC_UNLIKELY ((ptr)->sType != (expected)))                               \
+      return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,                      \
+                          "not " #expected, path "->sType");                    \
+  } while (0)
+
+#define CHECK_FLAGS_ZERO(ptr, path)                                              \
+  do {                                                                           \
+    if (PSC_UNLIKELY ((ptr)->flags != 0))                                        \
+      return psc_fail_flags (err, (ptr)->flags, path "->flags");                 \
+  } while (0)
+
+#define REQUIRE(ptr, path)                                                       \
+  do {                                                                           \
+    if (PSC_UNLIKELY ((ptr) == NULL))                                            \
+      return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL", path);      \
+  } while (0)
+
+#define ENUM(conv, value, dst, path, ...)                                        \
+  do {                                                                           \
+    if (PSC_UNLIKELY (!psc_enum_##conv ((value), &(dst))))                       \
+      return psc_fail_enum (err, (int32_t) (value), path, ##__VA_ARGS__);       \
+  } while (0)
+
+#define FLOAT(value, dst, path, ...)                                             \
+  do {                                                                           \
+    if (PSC_UNLIKELY (!psc_float_bits ((value), &(dst))))                        \
+      return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NaN", path, ##__VA_ARGS__); \
+  } while (0)
+
+static PscStatus
+encode_stencil (const VkStencilOpState *s, uint64_t dyn, const char *side,
+                uint8_t *fail, uint8_t *pass, uint8_t *depth_fail, uint8_t *compare,
+                uint32_t *compare_mask, uint32_t *write_mask, uint32_t *reference,
+                PscCoreError *err)
+{
+  if (!(dyn & DYN (STENCIL_OP)))
+    {
+      ENUM (stencil_op, s->failOp, *fail, "pDepthStencilState->%s.failOp", side);
+      ENUM (stencil_op, s->passOp, *pass, "pDepthStencilState->%s.passOp", side);
+      ENUM (stencil_op, s->depthFailOp, *depth_fail, "pDepthStencilState->%s.depthFailOp", side);
+      ENUM (compare_op, s->compareOp, *compare, "pDepthStencilState->%s.compareOp", side);
+    }
+  if (!(dyn & DYN (STENCIL_COMPARE_MASK)))
+    *compare_mask = s->compareMask;
+  if (!(dyn & DYN (STENCIL_WRITE_MASK)))
+    *write_mask = s->writeMask;
+  if (!(dyn & DYN (STENCIL_REFERENCE)))
+    *reference = s->reference;
+  return PSC_STATUS_OK;
+}
+
+PscStatus
+psc_encode_graphics (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mode,
+                     const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
+{
+  char p[128];
+
+  REQUIRE (ci, "pCreateInfo");
+  if (PSC_UNLIKELY (ci->sType != VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO))
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                        "not VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO", "sType");
+  if (PSC_UNLIKELY (r == NULL || r->shader == NULL || r->pipeline_layout == NULL))
+    return psc_core_fail (err, PSC_STATUS_FAILED, "", "no resolver");
+
+  PscKeyGraphics h;
+  h.tag = PSC_TAG_GRAPHICS;
+  h.render_pass_id = 0;
+  h.subpass = 0;
+  h.view_mask = 0;
+  h.depth_format = 0;
+  h.stencil_format = 0;
+  h.rendering = (uint8_t) mode;
+  h.present = 0;
+  h.color_count = 0;
+
+  /* --- pNext ------------------------------------------------------------ */
+  const VkPipelineRenderingCreateInfo *ri = NULL;
+  uint32_t ri_index = 0;
+  {
+    uint32_t i = 0;
+    for (const VkBaseInStructure *n = ci->pNext; n != NULL; n = n->pNext, i++)
+      {
+        if (n->sType == VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO)
+          {
+            if (PSC_UNLIKELY (mode != PSC_RENDERING_DYNAMIC))
+              return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                                  "VkPipelineRenderingCreateInfo is not allowed on the legacy "
+                                  "rendering backend (name a compatibility renderPass)",
+                                  "pNext[%u].sType", i);
+            if (PSC_UNLIKELY (ri != NULL))
+              return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                                  "structure appears twice in the chain", "pNext[%u].sType", i);
+            ri = (const VkPipelineRenderingCreateInfo *) n;
+            ri_index = i;
+          }
+        else
+          return psc_fail_stype (err, n->sType, "pNext[%u].sType", i);
+      }
+  }
+
+  /* --- flags, derivatives, layout --------------------------------------- */
+  if (PSC_UNLIKELY (ci->flags & ~(VkPipelineCreateFlags) PSC_GRAPHICS_CREATE_FLAGS))
+    return psc_fail_flags (err, ci->flags, "flags");
+  h.flags = ci->flags;
+  if (PSC_UNLIKELY (ci->basePipelineHandle != VK_NULL_HANDLE))
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                        "must be VK_NULL_HANDLE (derivative pipelines are not supported)",
+                        "basePipelineHandle");
+  if (PSC_UNLIKELY (ci->layout == VK_NULL_HANDLE))
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "VK_NULL_HANDLE", "layout");
+  if (PSC_UNLIKELY (!r->pipeline_layout (r->ctx, ci->layout, &h.layout_id)))
+    return psc_fail_foreign (err, "layout");
+
+  /* --- rendering description -------------------------------------------- */
+  uint16_t colors[PSC_MAX_COLOR_ATTACHMENTS];
+  uint32_t color_count = 0;
+  uint32_t pass_samples = 0;
+  if (mode == PSC_RENDERING_DYNAMIC)
+    {
+      if (PSC_UNLIKELY (ci->renderPass != VK_NULL_HANDLE))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                            "must be VK_NULL_HANDLE on the dynamic rendering backend", "renderPass");
+      if (PSC_UNLIKELY (ri == NULL))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                            "VkPipelineRenderingCreateInfo is required on the dynamic rendering "
+                            "backend", "pNext");
+      h.view_mask = ri->viewMask;
+      color_count = ri->colorAttachmentCount;
+      if (PSC_UNLIKELY (color_count > PSC_MAX_COLOR_ATTACHMENTS))
+        return psc_fail_capacity (err, color_count, PSC_MAX_COLOR_ATTACHMENTS,
+                                  "pNext[%u].colorAttachmentCount", ri_index);
+      if (PSC_UNLIKELY (color_count && ri->pColorAttachmentFormats == NULL))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with colorAttachmentCount > 0",
+                            "pNext[%u].pColorAttachmentFormats", ri_index);
+      for (uint32_t j = 0; j < color_count; j++)
+        ENUM (format, ri->pColorAttachmentFormats[j], colors[j],
+              "pNext[%u].pColorAttachmentFormats[%u]", ri_index, j);
+      h.color_count = (uint8_t) color_count;
+      if (ri->depthAttachmentFormat != VK_FORMAT_UNDEFINED)
+        {
+          ENUM (format, ri->depthAttachmentFormat, h.depth_format,
+                "pNext[%u].depthAttachmentFormat", ri_index);
+          if (PSC_UNLIKELY (!psc_format_has_depth (ri->depthAttachmentFormat)))
+            return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "not a depth format",
+                                "pNext[%u].depthAttachmentFormat", ri_index);
+        }
+      if (ri->stencilAttachmentFormat != VK_FORMAT_UNDEFINED)
+        {
+          ENUM (format, ri->stencilAttachmentFormat, h.stencil_format,
+                "pNext[%u].stencilAttachmentFormat", ri_index);
+          if (PSC_UNLIKELY (!psc_format_has_stencil (ri->stencilAttachmentFormat)))
+            return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "not a stencil format",
+                                "pNext[%u].stencilAttachmentFormat", ri_index);
+        }
+      if (PSC_UNLIKELY (h.depth_format && h.stencil_format && h.depth_format != h.stencil_format))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                            "must equal depthAttachmentFormat when both are set",
+                            "pNext[%u].stencilAttachmentFormat", ri_index);
+    }
+  else if (mode == PSC_RENDERING_LEGACY)
+    {
+      if (PSC_UNLIKELY (ci->renderPass == VK_NULL_HANDLE))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                            "VK_NULL_HANDLE (the legacy rendering backend needs a compatibility "
+                            "render pass from the cache)", "renderPass");
+      uint32_t subpass_count = 0;
+      if (PSC_UNLIKELY (r->render_pass == NULL
+                        || !r->render_pass (r->ctx, ci->renderPass, ci->subpass, &h.render_pass_id,
+                                            &subpass_count, &pass_samples)))
+        return psc_fail_foreign (err, "renderPass");
+      if (PSC_UNLIKELY (ci->subpass >= subpass_count))
+        return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT, "subpass",
+                                 "%u >= the render pass's subpass count %u",
+                                 ci->subpass, subpass_count);
+      h.subpass = ci->subpass;
+    }
+  else
+    return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT, "", "unknown rendering mode %d",
+                             (int) mode);
+
+  /* --- dynamic states ---------------------------------------------------- */
+  uint64_t dyn = 0;
+  if (ci->pDynamicState != NULL)
+    {
+      const VkPipelineDynamicStateCreateInfo *ds = ci->pDynamicState;
+      CHECK_STYPE (ds, VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, "pDynamicState");
+      PSC_CHECK_NO_PNEXT (err, ds->pNext, "pDynamicState->");
+      CHECK_FLAGS_ZERO (ds, "pDynamicState");
+      if (PSC_UNLIKELY (ds->dynamicStateCount && ds->pDynamicStates == NULL))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with dynamicStateCount > 0",
+                            "pDynamicState->pDynamicStates");
+      for (uint32_t j = 0; j < ds->dynamicStateCount; j++)
+        {
+          int bit = psc_enum_dynamic_state (ds->pDynamicStates[j]);
+          if (PSC_UNLIKELY (bit < 0))
+            return psc_fail_enum (err, (int32_t) ds->pDynamicStates[j],
+                                  "pDynamicState->pDynamicStates[%u]", j);
+          uint64_t m = UINT64_C (1) << bit;
+          if (PSC_UNLIKELY (dyn & m))
+            return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                                     psc_pathf (p, "pDynamicState->pDynamicStates[%u]", j),
+                                     "%s listed twice", psc_enum_dynamic_state_name ((unsigned) bit));
+          dyn |= m;
+        }
+      if (PSC_UNLIKELY ((dyn & DYN (VIEWPORT)) && (dyn & DYN (VIEWPORT_WITH_COUNT))))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                            "VK_DYNAMIC_STATE_VIEWPORT and VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT "
+                            "are mutually exclusive", "pDynamicState");
+      if (PSC_UNLIKELY ((dyn & DYN (SCISSOR)) && (dyn & DYN (SCISSOR_WITH_COUNT))))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                            "VK_DYNAMIC_STATE_SCISSOR and VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT "
+                            "are mutually exclusive", "pDynamicState");
+    }
+  h.dynamic_mask = dyn;
+
+  /* --- stages: validate the stage bits, sort ------------------------------ */
+  const uint32_t stage_count = ci->stageCount;
+  if (PSC_UNLIKELY (stage_count == 0))
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "0", "stageCount");
+  if (PSC_UNLIKELY (stage_count > PSC_MAX_GRAPHICS_STAGES))
+    return psc_fail_capacity (err, stage_count, PSC_MAX_GRAPHICS_STAGES, "stageCount");
+  REQUIRE (ci->pStages, "pStages");
+  uint32_t stage_keys[PSC_MAX_GRAPHICS_STAGES];
+  uint8_t stage_order[PSC_MAX_GRAPHICS_STAGES];
+  uint32_t seen = 0;
+  for (uint32_t i = 0; i < stage_count; i++)
+    {
+      uint8_t st;
+      ENUM (stage, ci->pStages[i].stage, st, "pStages[%u].stage", i);
+      if (PSC_UNLIKELY (st == PSC_STAGE_COMPUTE))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                            "VK_SHADER_STAGE_COMPUTE_BIT in a graphics pipeline", "pStages[%u].stage", i);
+      if (PSC_UNLIKELY (seen & (1u << st)))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "stage listed twice",
+                            "pStages[%u].stage", i);
+      seen |= 1u << st;
+      stage_keys[i] = st;
+      stage_order[i] = (uint8_t) i;
+    }
+  if (PSC_UNLIKELY (!(seen & (1u << PSC_STAGE_VERTEX))))
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                        "a VK_SHADER_STAGE_VERTEX_BIT stage is required", "pStages");
+  const uint32_t tess_bits = (1u << PSC_STAGE_TESS_CONTROL) | (1u << PSC_STAGE_TESS_EVAL);
+  const bool tess = (seen & tess_bits) != 0;
+  if (PSC_UNLIKELY (tess && (seen & tess_bits) != tess_bits))
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                        "tessellation control and evaluation stages must be used together",
+                        "pStages");
+  psc_sort_indices (stage_order, stage_keys, stage_count);
+  h.stage_count = (uint8_t) stage_count;
+
+  PscKeyGraphicsState st;
+  memset (&st, 0, sizeof st);
+  PscKeyDepthBias bias = { 0, 0, 0 };
+
+  /* --- rasterization ----------------------------------------------------- */
+  const VkPipelineRasterizationStateCreateInfo *rs = ci->pRasterizationState;
+  REQUIRE (rs, "pRasterizationState");
+  CHECK_STYPE (rs, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, "pRasterizationState");
+  PSC_CHECK_NO_PNEXT (err, rs->pNext, "pRasterizationState->");
+  CHECK_FLAGS_ZERO (rs, "pRasterizationState");
+  st.depth_clamp = rs->depthClampEnable != VK_FALSE;
+  st.rasterizer_discard = !(dyn & DYN (RASTERIZER_DISCARD_ENABLE)) && rs->rasterizerDiscardEnable;
+  ENUM (polygon_mode, rs->polygonMode, st.polygon_mode, "pRasterizationState->polygonMode");
+  if (!(dyn & DYN (CULL_MODE)))
+    ENUM (cull_mode, rs->cullMode, st.cull_mode, "pRasterizationState->cullMode");
+  if (!(dyn & DYN (FRONT_FACE)))
+    ENUM (front_face, rs->frontFace, st.front_face, "pRasterizationState->frontFace");
+  st.depth_bias_enable = !(dyn & DYN (DEPTH_BIAS_ENABLE)) && rs->depthBiasEnable;
+  if ((st.depth_bias_enable || (dyn & DYN (DEPTH_BIAS_ENABLE))) && !(dyn & DYN (DEPTH_BIAS)))
+    {
+      FLOAT (rs->depthBiasConstantFactor, bias.constant,
+             "pRasterizationState->depthBiasConstantFactor");
+      FLOAT (rs->depthBiasClamp, bias.clamp, "pRasterizationState->depthBiasClamp");
+      FLOAT (rs->depthBiasSlopeFactor, bias.slope,
+             "pRasterizationState->depthBiasSlopeFactor");
+      if (bias.constant | bias.clamp | bias.slope)
+        h.present |= PSC_GFX_HAS_DEPTH_BIAS;
+    }
+  if (!(dyn & DYN (LINE_WIDTH)))
+    FLOAT (rs->lineWidth, st.line_width, "pRasterizationState->lineWidth");
+  const bool discard = st.rasterizer_discard;
+
+  /* --- input assembly ---------------------------------------------------- */
+  const VkPipelineInputAssemblyStateCreateInfo *ia = ci->pInputAssemblyState;
+  REQUIRE (ia, "pInputAssemblyState");
+  CHECK_STYPE (ia, VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, "pInputAssemblyState");
+  PSC_CHECK_NO_PNEXT (err, ia->pNext, "pInputAssemblyState->");
+  CHECK_FLAGS_ZERO (ia, "pInputAssemblyState");
+  ENUM (topology, ia->topology, st.topology, "pInputAssemblyState->topology");
+  if (dyn & DYN (PRIMITIVE_TOPOLOGY))
+    st.topology = psc_topology_class (st.topology);
+  st.primitive_restart = !(dyn & DYN (PRIMITIVE_RESTART_ENABLE)) && ia->primitiveRestartEnable;
+
+  /* --- tessellation ------------------------------------------------------ */
+  if (tess)
+    {
+      const VkPipelineTessellationStateCreateInfo *ts = ci->pTessellationState;
+      REQUIRE (ts, "pTessellationState");
+      CHECK_STYPE (ts, VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO, "pTessellationState");
+      PSC_CHECK_NO_PNEXT (err, ts->pNext, "pTessellationState->");
+      CHECK_FLAGS_ZERO (ts, "pTessellationState");
+      st.patch_control_points = ts->patchControlPoints;
+      h.present |= PSC_GFX_HAS_TESSELLATION;
+    }
+
+  PscKeyDepthStencil dsk;
+  PscKeyColorBlend cbk;
+  PscKeyBlendAttachment blend[PSC_MAX_COLOR_ATTACHMENTS];
+
+  if (!discard)
+    {
+      /* --- viewport (counts only) ---------------------------------------- */
+      const VkPipelineViewportStateCreateInfo *vp = ci->pViewportState;
+      REQUIRE (vp, "pViewportState");
+      CHECK_STYPE (vp, VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, "pViewportState");
+      PSC_CHECK_NO_PNEXT (err, vp->pNext, "pViewportState->");
+      CHECK_FLAGS_ZERO (vp, "pViewportState");
+      if (PSC_UNLIKELY (!(dyn & (DYN (VIEWPORT) | DYN (VIEWPORT_WITH_COUNT)))))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                            "VK_DYNAMIC_STATE_VIEWPORT must be dynamic", "pDynamicState");
+      if (PSC_UNLIKELY (!(dyn & (DYN (SCISSOR) | DYN (SCISSOR_WITH_COUNT)))))
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                            "VK_DYNAMIC_STATE_SCISSOR must be dynamic", "pDynamicState");
+      if (!(dyn & DYN (VIEWPORT_WITH_COUNT)))
+        {
+          if (PSC_UNLIKELY (vp->viewportCount == 0))
+            return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                                "0 (at least one viewport is required)", "pViewportState->viewportCount");
+          if (PSC_UNLIKELY (vp->viewportCount > PSC_MAX_VIEWPORTS))
+            return psc_fail_capacity (err, vp->viewportCount, PSC_MAX_VIEWPORTS,
+                                      "pViewportState->viewportCount");
+          st.viewport_count = (uint8_t) vp->viewportCount;
+        }
+      if (!(dyn & DYN (SCISSOR_WITH_COUNT)))
+        {
+          if (PSC_UNLIKELY (vp->scissorCount == 0))
+            return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                                "0 (at least one scissor is required)", "pViewportState->scissorCount");
+          if (PSC_UNLIKELY (vp->scissorCount > PSC_MAX_VIEWPORTS))
+            return psc_fail_capacity (err, vp->scissorCount, PSC_MAX_VIEWPORTS,
+                                      "pViewportState->scissorCount");
+          st.scissor_count = (uint8_t) vp->scissorCount;
+        }
+      h.present |= PSC_GFX_HAS_VIEWPORT;
+
+      /* --- multisample --------------------------------------------------- */
+      const VkPipelineMultisampleStateCreateInfo *ms = ci->pMultisampleState;
+      REQUIRE (ms, "pMultisampleState");
+      CHECK_STYPE (ms, VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO, "pMultisampleState");
+      PSC_CHECK_NO_PNEXT (err, ms->pNext, "pMultisampleState->");
+      CHECK_FLAGS_ZERO (ms, "pMultisampleState");
+      ENUM (samples, ms->rasterizationSamples, st.samples, "pMultisampleState->rasterizationSamples");
+      if (PSC_UNLIKELY (pass_samples != 0 && pass_samples != st.samples))
+        return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                                 "pMultisampleState->rasterizationSamples",
+                                 "%u, but subpass %u of renderPass uses %u samples",
+                                 st.samples, ci->subpass, pass_samples);
+      st.sample_shading = ms->sampleShadingEnable != VK_FALSE;
+      if (st.sample_shading)
+        {
+          FLOAT (ms->minSampleShading, st.min_sample_shading, "pMultisampleState->minSampleShading");
+          if (PSC_UNLIKELY (!(ms->minSampleShading >= 0.0f && ms->minSampleShading <= 1.0f)))
+            return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "outside [0, 1]",
+                                "pMultisampleState->minSampleShading");
+        }
+      const uint64_t full = st.samples == 64 ? UINT64_MAX : (UINT64_C (1) << st.samples) - 1;
+      uint64_t mask = full;
+      if (ms->pSampleMask != NULL)
+        {
+          mask = ms->pSampleMask[0];
+          if (st.samples > 32)
+            mask |= (uint64_t) ms->pSampleMask[1] << 32;
+          mask &= full;
+        }
+      st.sample_mask[0] = (uint32_t) mask;
+      st.sample_mask[1] = (uint32_t) (mask >> 32);
+      st.alpha_to_coverage = ms->alphaToCoverageEnable != VK_FALSE;
+      st.alpha_to_one = ms->alphaToOneEnable != VK_FALSE;
+      h.present |= PSC_GFX_HAS_MULTISAMPLE;
+
+      /* --- depth/stencil ------------------------------------------------- */
+      const VkPipelineDepthStencilStateCreateInfo *dss = ci->pDepthStencilState;
+      bool want_ds;
+      if (mode == PSC_RENDERING_DYNAMIC)
+        {
+          want_ds = h.depth_format != 0 || h.stencil_format != 0;
+          if (PSC_UNLIKELY (want_ds && dss == NULL))
+            return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                                "NULL, but the rendering has a depth/stencil format",
+                                "pDepthStencilState");
+        }
+      else
+        want_ds = dss != NULL;
+      if (want_ds)
+        {
+          CHECK_STYPE (dss, VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+                       "pDepthStencilState");
+          PSC_CHECK_NO_PNEXT (err, dss->pNext, "pDepthStencilState->");
+          CHECK_FLAGS_ZERO (dss, "pDepthStencilState");
+          memset (&dsk, 0, sizeof dsk);
+
+          st.depth_test = !(dyn & DYN (DEPTH_TEST_ENABLE)) && dss->depthTestEnable;
+          const bool depth_active = st.depth_test || (dyn & DYN (DEPTH_TEST_ENABLE));
+          st.depth_write = depth_active && !(dyn & DYN (DEPTH_WRITE_ENABLE)) && dss->depthWriteEnable;
+          if (depth_active && !(dyn & DYN (DEPTH_COMPARE_OP)))
+            ENUM (compare_op, dss->depthCompareOp, st.depth_compare,
+                  "pDepthStencilState->depthCompareOp");
+
+          st.depth_bounds_test = !(dyn & DYN (DEPTH_BOUNDS_TEST_ENABLE)) && dss->depthBoundsTestEnable;
+          if ((st.depth_bounds_test || (dyn & DYN (DEPTH_BOUNDS_TEST_ENABLE)))
+              && !(dyn & DYN (DEPTH_BOUNDS)))
+            {
+              FLOAT (dss->minDepthBounds, dsk.min_depth_bounds, "pDepthStencilState->minDepthBounds");
+              FLOAT (dss->maxDepthBounds, dsk.max_depth_bounds, "pDepthStencilState->maxDepthBounds");
+              h.present |= PSC_GFX_HAS_STENCIL_BOUNDS;
+            }
+
+          st.stencil_test = !(dyn & DYN (STENCIL_TEST_ENABLE)) && dss->stencilTestEnable;
+          if (st.stencil_test || (dyn & DYN (STENCIL_TEST_ENABLE)))
+            {
+              PscStatus s1 = encode_stencil (&dss->front, dyn, "front", &dsk.front_fail, &dsk.front_pass,
+                                             &dsk.front_depth_fail, &dsk.front_compare,
+                                             &dsk.front_compare_mask, &dsk.front_write_mask,
+                                             &dsk.front_reference, err);
+              if (PSC_UNLIKELY (s1 != PSC_STATUS_OK))
+                return s1;
+              s1 = encode_stencil (&dss->back, dyn, "back", &dsk.back_fail, &dsk.back_pass,
+                                   &dsk.back_depth_fail, &dsk.back_compare,
+                                   &dsk.back_compare_mask, &dsk.back_write_mask,
+                                   &dsk.back_reference, err);
+              if (PSC_UNLIKELY (s1 != PSC_STATUS_OK))
+                return s1;
+              h.present |= PSC_GFX_HAS_STENCIL_BOUNDS;
+            }
+          h.present |= PSC_GFX_HAS_DEPTH_STENCIL;
+        }
+
+      /* --- colour blend -------------------------------------------------- */
+      const VkPipelineColorBlendStateCreateInfo *cb = ci->pColorBlendState;
+      bool want_cb;
+      if (mode == PSC_RENDERING_DYNAMIC)
+        {
+          want_cb = color_count > 0;
+          if (PSC_UNLIKELY (want_cb && cb == NULL))
+            return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                                "NULL, but the rendering has colour attachments", "pColorBlendState");
+          if (PSC_UNLIKELY (want_cb && cb->attachmentCount != color_count))
+            return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                                     "pColorBlendState->attachmentCount",
+                                     "%u, but colorAttachmentCount is %u",
+                                     cb->attachmentCount, color_count);
+        }
+      else
+        want_cb = cb != NULL;
+      if (want_cb)
+        {
+          CHECK_STYPE (cb, VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, "pColorBlendState");
+          PSC_CHECK_NO_PNEXT (err, cb->pNext, "pColorBlendState->");
+          CHECK_FLAGS_ZERO (cb, "pColorBlendState");
+          st.logic_op_enable = cb->logicOpEnable != VK_FALSE;
+          if (st.logic_op_enable)
+            ENUM (logic_op, cb->logicOp, st.logic_op, "pColorBlendState->logicOp");
+          const uint32_t na = cb->attachmentCount;
+          if (PSC_UNLIKELY (na > PSC_MAX_COLOR_ATTACHMENTS))
+            return psc_fail_capacity (err, na, PSC_MAX_COLOR_ATTACHMENTS,
+                                      "pColorBlendState->attachmentCount");
+          if (PSC_UNLIKELY (na && cb->pAttachments == NULL))
+            return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with attachmentCount > 0",
+                                "pColorBlendState->pAttachments");
+          bool uses_constants = false;
+          for (uint32_t j = 0; j < na; j++)
+            {
+              const VkPipelineColorBlendAttachmentState *a = &cb->pAttachments[j];
+              PscKeyBlendAttachment *k = &blend[j];
+              memset (k, 0, sizeof *k);
+              ENUM (color_components, a->colorWriteMask, k->write_mask,
+                    "pColorBlendState->pAttachments[%u].colorWriteMask", j);
+              if (a->blendEnable)
+                {
+                  k->blend_enable = 1;
+                  ENUM (blend_factor, a->srcColorBlendFactor, k->src_color,
+                        "pColorBlendState->pAttachments[%u].srcColorBlendFactor", j);
+                  ENUM (blend_factor, a->dstColorBlendFactor, k->dst_color,
+                        "pColorBlendState->pAttachments[%u].dstColorBlendFactor", j);
+                  ENUM (blend_op, a->colorBlendOp, k->color_op,
+                        "pColorBlendState->pAttachments[%u].colorBlendOp", j);
+                  ENUM (blend_factor, a->srcAlphaBlendFactor, k->src_alpha,
+                        "pColorBlendState->pAttachments[%u].srcAlphaBlendFactor", j);
+                  ENUM (blend_factor, a->dstAlphaBlendFactor, k->dst_alpha,
+                        "pColorBlendState->pAttachments[%u].dstAlphaBlendFactor", j);
+                  ENUM (blend_op, a->alphaBlendOp, k->alpha_op,
+                        "pColorBlendState->pAttachments[%u].alphaBlendOp", j);
+                  uses_constants |= psc_blend_factor_uses_constants (k->src_color)
+                                    | psc_blend_factor_uses_constants (k->dst_color)
+                                    | psc_blend_factor_uses_constants (k->src_alpha)
+                                    | psc_blend_factor_uses_constants (k->dst_alpha);
+                }
+            }
+          st.blend_count = (uint8_t) na;
+          memset (&cbk, 0, sizeof cbk);
+          if (uses_constants && !(dyn & DYN (BLEND_CONSTANTS)))
+            {
+              for (uint32_t j = 0; j < 4; j++)
+                FLOAT (cb->blendConstants[j], cbk.blend_constants[j],
+                       "pColorBlendState->blendConstants[%u]", j);
+              h.present |= PSC_GFX_HAS_BLEND_CONSTANTS;
+            }
+          h.present |= PSC_GFX_HAS_COLOR_BLEND;
+        }
+    }
+
+  /* --- vertex input (validated before anything is written) --------------- */
+  const VkPipelineVertexInputStateCreateInfo *vi = ci->pVertexInputState;
+  REQUIRE (vi, "pVertexInputState");
+  CHECK_STYPE (vi, VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, "pVertexInputState");
+  PSC_CHECK_NO_PNEXT (err, vi->pNext, "pVertexInputState->");
+  CHECK_FLAGS_ZERO (vi, "pVertexInputState");
+  const uint32_t nb = vi->vertexBindingDescriptionCount;
+  const uint32_t na = vi->vertexAttributeDescriptionCount;
+  if (PSC_UNLIKELY (nb > PSC_MAX_VERTEX_BINDINGS))
+    return psc_fail_capacity (err, nb, PSC_MAX_VERTEX_BINDINGS,
+                              "pVertexInputState->vertexBindingDescriptionCount");
+  if (PSC_UNLIKELY (na > PSC_MAX_VERTEX_ATTRIBUTES))
+    return psc_fail_capacity (err, na, PSC_MAX_VERTEX_ATTRIBUTES,
+                              "pVertexInputState->vertexAttributeDescriptionCount");
+  if (PSC_UNLIKELY (nb && vi->pVertexBindingDescriptions == NULL))
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with a non-zero count",
+                        "pVertexInputState->pVertexBindingDescriptions");
+  if (PSC_UNLIKELY (na && vi->pVertexAttributeDescriptions == NULL))
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with a non-zero count",
+                        "pVertexInputState->pVertexAttributeDescriptions");
+  st.binding_count = (uint8_t) nb;
+  st.attribute_count = (uint8_t) na;
+
+  /* --- write the fixed part ---------------------------------------------- */
+  {
+    const size_t fixed = sizeof h + color_count * sizeof (uint16_t) + sizeof st
+                         + ((h.present & PSC_GFX_HAS_DEPTH_BIAS) ? sizeof bias : 0)
+                         + ((h.present & PSC_GFX_HAS_STENCIL_BOUNDS) ? sizeof dsk : 0)
+                         + ((h.present & PSC_GFX_HAS_BLEND_CONSTANTS) ? sizeof cbk : 0)
+                         + ((h.present & PSC_GFX_HAS_COLOR_BLEND)
+                            ? st.blend_count * sizeof (PscKeyBlendAttachment) : 0);
+    uint8_t *o = psc_kw_reserve (w, fixed);
+    if (PSC_UNLIKELY (o == NULL))
+      return psc_fail_key_full (err, w);
+    memcpy (o, &h, sizeof h);
+    o += sizeof h;
+    memcpy (o, colors, color_count * sizeof (uint16_t));
+    o += color_count * sizeof (uint16_t);
+    memcpy (o, &st, sizeof st);
+    o += sizeof st;
+    if (h.present & PSC_GFX_HAS_DEPTH_BIAS)
+      {
+        memcpy (o, &bias, sizeof bias);
+        o += sizeof bias;
+      }
+    if (h.present & PSC_GFX_HAS_STENCIL_BOUNDS)
+      {
+        memcpy (o, &dsk, sizeof dsk);
+        o += sizeof dsk;
+      }
+    if (h.present & PSC_GFX_HAS_BLEND_CONSTANTS)
+      {
+        memcpy (o, &cbk, sizeof cbk);
+        o += sizeof cbk;
+      }
+    if (h.present & PSC_GFX_HAS_COLOR_BLEND)
+      memcpy (o, blend, st.blend_count * sizeof (PscKeyBlendAttachment));
+  }
+
+  /* --- vertex bindings (sorted by binding) ------------------------------- */
+  if (nb)
+    {
+      uint32_t keys[PSC_MAX_VERTEX_BINDINGS];
+      uint8_t order[PSC_MAX_VERTEX_BINDINGS];
+      for (uint32_t j = 0; j < nb; j++)
+        {
+          keys[j] = vi->pVertexBindingDescriptions[j].binding;
+          order[j] = (uint8_t) j;
+        }
+      psc_sort_indices (order, keys, nb);
+      uint8_t *o = psc_kw_reserve (w, nb * sizeof (PscKeyVertexBinding));
+      if (PSC_UNLIKELY (o == NULL))
+        return psc_fail_key_full (err, w);
+      for (uint32_t j = 0; j < nb; j++)
+        {
+          const uint32_t bi = order[j];
+          const VkVertexInputBindingDescription *d = &vi->pVertexBindingDescriptions[bi];
+          if (PSC_UNLIKELY (j > 0 && keys[order[j - 1]] == d->binding))
+            return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                                     psc_pathf (p, "pVertexInputState->pVertexBindingDescriptions[%u].binding",
+                                                bi > order[j - 1] ? bi : order[j - 1]),
+                                     "binding %u appears twice", d->binding);
+          uint8_t rate;
+          ENUM (vertex_input_rate, d->inputRate, rate,
+                "pVertexInputState->pVertexBindingDescriptions[%u].inputRate", bi);
+          if (PSC_UNLIKELY (d->binding > UINT16_MAX))
+            return psc_fail_capacity (err, d->binding, UINT16_MAX,
+                                      "pVertexInputState->pVertexBindingDescriptions[%u].binding", bi);
+          PscKeyVertexBinding k = {
+            .binding = (uint16_t) d->binding,
+            .stride = (dyn & DYN (VERTEX_INPUT_BINDING_STRIDE)) ? 0 : d->stride,
+            .input_rate = rate,
+          };
+          memcpy (o, &k, sizeof k);
+          o += sizeof k;
+        }
+    }
+
+  /* --- vertex attributes (sorted by location) ---------------------------- */
+  if (na)
+    {
+      uint32_t keys[PSC_MAX_VERTEX_ATTRIBUTES];
+      uint8_t order[PSC_MAX_VERTEX_ATTRIBUTES];
+      for (uint32_t j = 0; j < na; j++)
+        {
+          keys[j] = vi->pVertexAttributeDescriptions[j].location;
+          order[j] = (uint8_t) j;
+        }
+      psc_sort_indices (order, keys, na);
+      uint8_t *o = psc_kw_reserve (w, na * sizeof (PscKeyVertexAttribute));
+      if (PSC_UNLIKELY (o == NULL))
+        return psc_fail_key_full (err, w);
+      for (uint32_t j = 0; j < na; j++)
+        {
+          const uint32_t ai = order[j];
+          const VkVertexInputAttributeDescription *d = &vi->pVertexAttributeDescriptions[ai];
+          if (PSC_UNLIKELY (j > 0 && keys[order[j - 1]] == d->location))
+            return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                                     psc_pathf (p, "pVertexInputState->pVertexAttributeDescriptions[%u].location",
+                                                ai > order[j - 1] ? ai : order[j - 1]),
+                                     "location %u appears twice", d->location);
+          uint16_t fmt;
+          ENUM (format, d->format, fmt, "pVertexInputState->pVertexAttributeDescriptions[%u].format", ai);
+          if (PSC_UNLIKELY (d->location > UINT8_MAX))
+            return psc_fail_capacity (err, d->location, UINT8_MAX,
+                                      "pVertexInputState->pVertexAttributeDescriptions[%u].location", ai);
+          if (PSC_UNLIKELY (d->binding > UINT8_MAX))
+            return psc_fail_capacity (err, d->binding, UINT8_MAX,
+                                      "pVertexInputState->pVertexAttributeDescriptions[%u].binding", ai);
+          PscKeyVertexAttribute k = {
+            .location = (uint8_t) d->location,
+            .binding = (uint8_t) d->binding,
+            .format = fmt,
+            .offset = d->offset,
+          };
+          memcpy (o, &k, sizeof k);
+          o += sizeof k;
+        }
+    }
+
+  /* --- stages (sorted by stage bit) -------------------------------------- */
+  for (uint32_t j = 0; j < stage_count; j++)
+    {
+      const uint32_t si = stage_order[j];
+      PscStatus s = encode_stage (&ci->pStages[si], (uint8_t) stage_keys[si], false, si, r, w, err);
+      if (PSC_UNLIKELY (s != PSC_STATUS_OK))
+        return s;
+    }
+  return PSC_STATUS_OK;
+}
+
+const VkGraphicsPipelineCreateInfo *
+psc_decode_graphics (const uint8_t *key, size_t len, const PscResolver *r, PscGraphicsBuild *b)
+{
+  if (key == NULL || b == NULL || r == NULL)
+    return NULL;
+  PscKeyReader rd = { key, key + len };
+  PscKeyGraphics h;
+  if (!psc_kr_get (&rd, &h, sizeof h) || h.tag != PSC_TAG_GRAPHICS
+      || h.stage_count == 0 || h.stage_count > PSC_MAX_GRAPHICS_STAGES
+      || h.color_count > PSC_MAX_COLOR_ATTACHMENTS || (h.present & ~PSC_GFX_HAS_ALL)
+      || (h.dynamic_mask & ~PSC_DYN_ALL_MASK)
+      || (h.rendering != PSC_RENDERING_DYNAMIC && h.rendering != PSC_RENDERING_LEGACY))
+    return NULL;
+
+  memset (b, 0, sizeof *b);
+  for (uint32_t j = 0; j < h.color_count; j++)
+    {
+      uint16_t id;
+      if (!psc_kr_get (&rd, &id, sizeof id) || !psc_enum_format_to_vk (id, &b->color_formats[j]))
+        return NULL;
+    }
+  PscKeyGraphicsState st;
+  if (!psc_kr_get (&rd, &st, sizeof st)
+      || st.binding_count > PSC_MAX_VERTEX_BINDINGS || st.attribute_count > PSC_MAX_VERTEX_ATTRIBUTES
+      || st.blend_count > PSC_MAX_COLOR_ATTACHMENTS
+      || st.viewport_count > PSC_MAX_VIEWPORTS || st.scissor_count > PSC_MAX_VIEWPORTS)
+    return NULL;
+  PscKeyDepthBias bias;
+  memset (&bias, 0, sizeof bias);
+  if ((h.present & PSC_GFX_HAS_DEPTH_BIAS) && !psc_kr_get (&rd, &bias, sizeof bias))
+    return NULL;
+  PscKeyDepthStencil dsk;
+  memset (&dsk, 0, sizeof dsk);
+  if ((h.present & PSC_GFX_HAS_STENCIL_BOUNDS) && !psc_kr_get (&rd, &dsk, sizeof dsk))
+    return NULL;
+  PscKeyColorBlend cbk;
+  memset (&cbk, 0, sizeof cbk);
+  if ((h.present & PSC_GFX_HAS_BLEND_CONSTANTS) && !psc_kr_get (&rd, &cbk, sizeof cbk))
+    return NULL;
+  PscKeyBlendAttachment blend[PSC_MAX_COLOR_ATTACHMENTS];
+  if ((h.present & PSC_GFX_HAS_COLOR_BLEND)
+      && !psc_kr_get (&rd, blend, st.blend_count * sizeof blend[0]))
+    return NULL;
+
+  VkGraphicsPipelineCreateInfo *ci = &b->ci;
+
+  /* Vertex input. */
+  for (uint32_t j = 0; j < st.binding_count; j++)
+    {
+      PscKeyVertexBinding k;
+      if (!psc_kr_get (&rd, &k, sizeof k))
+        return NULL;
+      b->vertex_bindings[j].binding = k.binding;
+      b->vertex_bindings[j].stride = k.stride;
+      b->vertex_bindings[j].inputRate = (VkVertexInputRate) k.input_rate;
+    }
+  for (uint32_t j = 0; j < st.attribute_count; j++)
+    {
+      PscKeyVertexAttribute k;
+      if (!psc_kr_get (&rd, &k, sizeof k)
+          || !psc_enum_format_to_vk (k.format, &b->vertex_attributes[j].format))
+        return NULL;
+      b->vertex_attributes[j].location = k.location;
+      b->vertex_attributes[j].binding = k.binding;
+      b->vertex_attributes[j].offset = k.offset;
+    }
+  b->vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
+  b->vertex_input.vertexBindingDescriptionCount = st.binding_count;
+  b->vertex_input.pVertexBindingDescriptions = st.binding_count ? b->vertex_bindings : NULL;
+  b->vertex_input.vertexAttributeDescriptionCount = st.attribute_count;
+  b->vertex_input.pVertexAttributeDescriptions = st.attribute_count ? b->vertex_attributes : NULL;
+  ci->pVertexInputState = &b->vertex_input;
+
+  /* Stages. */
+  for (uint32_t j = 0; j < h.stage_count; j++)
+    {
+      uint8_t stage;
+      if (!decode_stage (&rd, r, &b->stages[j], &b->spec[j], b->map[j], b->spec_data[j],
+                         b->names[j], &stage)
+          || stage == PSC_STAGE_COMPUTE)
+        return NULL;
+    }
+  if (rd.p != rd.end)
+    return NULL;
+  ci->stageCount = h.stage_count;
+  ci->pStages = b->stages;
+
+  const uint64_t dyn = h.dynamic_mask;
+
+  b->input_assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
+  b->input_assembly.topology = (VkPrimitiveTopology) st.topology;
+  b->input_assembly.primitiveRestartEnable = st.primitive_restart;
+  ci->pInputAssemblyState = &b->input_assembly;
+
+  if (h.present & PSC_GFX_HAS_TESSELLATION)
+    {
+      b->tessellation.sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO;
+      b->tessellation.patchControlPoints = st.patch_control_points;
+      ci->pTessellationState = &b->tessellation;
+    }
+
+  if (h.present & PSC_GFX_HAS_VIEWPORT)
+    {
+      b->viewport.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO;
+      b->viewport.viewportCount = st.viewport_count;
+      b->viewport.scissorCount = st.scissor_count;
+      ci->pViewportState = &b->viewport;
+    }
+
+  VkPipelineRasterizationStateCreateInfo *rs = &b->rasterization;
+  rs->sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO;
+  rs->depthClampEnable = st.depth_clamp;
+  rs->rasterizerDiscardEnable = st.rasterizer_discard;
+  rs->polygonMode = (VkPolygonMode) st.polygon_mode;
+  rs->cullMode = st.cull_mode;
+  rs->frontFace = (VkFrontFace) st.front_face;
+  rs->depthBiasEnable = st.depth_bias_enable;
+  rs->depthBiasConstantFactor = psc_bits_float (bias.constant);
+  rs->depthBiasClamp = psc_bits_float (bias.clamp);
+  rs->depthBiasSlopeFactor = psc_bits_float (bias.slope);
+  rs->lineWidth = psc_bits_float (st.line_width);
+  ci->pRasterizationState = rs;
+
+  if (h.present & PSC_GFX_HAS_MULTISAMPLE)
+    {
+      uint8_t s;
+      if (!psc_enum_samples ((VkSampleCountFlagBits) st.samples, &s))
+        return NULL;
+      VkPipelineMultisampleStateCreateInfo *ms = &b->multisample;
+      ms->sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO;
+      ms->rasterizationSamples = (VkSampleCountFlagBits) st.samples;
+      ms->sampleShadingEnable = st.sample_shading;
+      ms->minSampleShading = psc_bits_float (st.min_sample_shading);
+      const uint64_t full = st.samples == 64 ? UINT64_MAX : (UINT64_C (1) << st.samples) - 1;
+      const uint64_t mask = st.sample_mask[0] | ((uint64_t) st.sample_mask[1] << 32);
+      if (mask != full)
+        {
+          b->sample_mask[0] = st.sample_mask[0];
+          b->sample_mask[1] = st.sample_mask[1];
+          ms->pSampleMask = b->sample_mask;
+        }
+      ms->alphaToCoverageEnable = st.alpha_to_coverage;
+      ms->alphaToOneEnable = st.alpha_to_one;
+      ci->pMultisampleState = ms;
+    }
+
+  if (h.present & PSC_GFX_HAS_DEPTH_STENCIL)
+    {
+      VkPipelineDepthStencilStateCreateInfo *ds = &b->depth_stencil;
+      ds->sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
+      ds->depthTestEnable = st.depth_test;
+      ds->depthWriteEnable = st.depth_write;
+      ds->depthCompareOp = (VkCompareOp) st.depth_compare;
+      ds->depthBoundsTestEnable = st.depth_bounds_test;
+      ds->stencilTestEnable = st.stencil_test;
+      ds->front.failOp = (VkStencilOp) dsk.front_fail;
+      ds->front.passOp = (VkStencilOp) dsk.front_pass;
+      ds->front.depthFailOp = (VkStencilOp) dsk.front_depth_fail;
+      ds->front.compareOp = (VkCompareOp) dsk.front_compare;
+      ds->front.compareMask = dsk.front_compare_mask;
+      ds->front.writeMask = dsk.front_write_mask;
+      ds->front.reference = dsk.front_reference;
+      ds->back.failOp = (VkStencilOp) dsk.back_fail;
+      ds->back.passOp = (VkStencilOp) dsk.back_pass;
+      ds->back.depthFailOp = (VkStencilOp) dsk.back_depth_fail;
+      ds->back.compareOp = (VkCompareOp) dsk.back_compare;
+      ds->back.compareMask = dsk.back_compare_mask;
+      ds->back.writeMask = dsk.back_write_mask;
+      ds->back.reference = dsk.back_reference;
+      ds->minDepthBounds = psc_bits_float (dsk.min_depth_bounds);
+      ds->maxDepthBounds = psc_bits_float (dsk.max_depth_bounds);
+      ci->pDepthStencilState = ds;
+    }
+
+  if (h.present & PSC_GFX_HAS_COLOR_BLEND)
+    {
+      VkPipelineColorBlendStateCreateInfo *cb = &b->color_blend;
+      cb->sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
+      cb->logicOpEnable = st.logic_op_enable;
+      cb->logicOp = (VkLogicOp) st.logic_op;
+      cb->attachmentCount = st.blend_count;
+      cb->pAttachments = st.blend_count ? b->blend_attachments : NULL;
+      for (uint32_t j = 0; j < st.blend_count; j++)
+        {
+          VkPipelineColorBlendAttachmentState *a = &b->blend_attachments[j];
+          a->blendEnable = blend[j].blend_enable;
+          a->srcColorBlendFactor = (VkBlendFactor) blend[j].src_color;
+          a->dstColorBlendFactor = (VkBlendFactor) blend[j].dst_color;
+          a->colorBlendOp = (VkBlendOp) blend[j].color_op;
+          a->srcAlphaBlendFactor = (VkBlendFactor) blend[j].src_alpha;
+          a->dstAlphaBlendFactor = (VkBlendFactor) blend[j].dst_alpha;
+          a->alphaBlendOp = (VkBlendOp) blend[j].alpha_op;
+          a->colorWriteMask = blend[j].write_mask;
+        }
+      for (uint32_t j = 0; j < 4; j++)
+        cb->blendConstants[j] = psc_bits_float (cbk.blend_constants[j]);
+      ci->pColorBlendState = cb;
+    }
+
+  if (dyn != 0)
+    {
+      uint32_t n = 0;
+      for (unsigned bit = 0; bit < PSC_DYN_COUNT; bit++)
+        if (dyn & (UINT64_C (1) << bit))
+          b->dynamic_states[n++] = psc_enum_dynamic_state_to_vk (bit);
+      b->dynamic.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO;
+      b->dynamic.dynamicStateCount = n;
+      b->dynamic.pDynamicStates = b->dynamic_states;
+      ci->pDynamicState = &b->dynamic;
+    }
+
+  if (r->pipeline_layout_handle == NULL)
+    return NULL;
+  ci->layout = r->pipeline_layout_handle (r->ctx, h.layout_id);
+  if (ci->layout == VK_NULL_HANDLE)
+    return NULL;
+
+  if (h.rendering == PSC_RENDERING_DYNAMIC)
+    {
+      VkPipelineRenderingCreateInfo *ri = &b->rendering;
+      ri->sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO;
+      ri->viewMask = h.view_mask;
+      ri->colorAttachmentCount = h.color_count;
+      ri->pColorAttachmentFormats = h.color_count ? b->color_formats : NULL;
+      if (!psc_enum_format_to_vk (h.depth_format, &ri->depthAttachmentFormat)
+          || !psc_enum_format_to_vk (h.stencil_format, &ri->stencilAttachmentFormat))
+        return NULL;
+      ci->pNext = ri;
+    }
+  else
+    {
+      if (r->render_pass_handle == NULL)
+        return NULL;
+      ci->renderPass = r->render_pass_handle (r->ctx, h.render_pass_id);
+      if (ci->renderPass == VK_NULL_HANDLE)
+        return NULL;
+      ci->subpass = h.subpass;
+    }
+
+  ci->sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
+  ci->flags = h.flags;
+  ci->basePipelineHandle = VK_NULL_HANDLE;
+  ci->basePipelineIndex = -1;
+  return ci;
+}
+
+/* ---------------------------------------------------------------------------
+ * Compute.
+ */
+
+PscStatus
+psc_encode_compute (const VkComputePipelineCreateInfo *ci, const PscResolver *r,
+                    PscKeyWriter *w, PscCoreError *err)
+{
+  REQUIRE (ci, "pCreateInfo");
+  if (ci->sType != VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO)
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                        "not VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO", "sType");
+  if (r == NULL || r->shader == NULL || r->pipeline_layout == NULL)
+    return psc_core_fail (err, PSC_STATUS_FAILED, "", "no resolver");
+  PSC_CHECK_NO_PNEXT (err, ci->pNext, "");
+  if (ci->flags & ~(VkPipelineCreateFlags) PSC_COMPUTE_CREATE_FLAGS)
+    return psc_fail_flags (err, ci->flags, "flags");
+  if (ci->basePipelineHandle != VK_NULL_HANDLE)
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                        "must be VK_NULL_HANDLE (derivative pipelines are not supported)",
+                        "basePipelineHandle");
+  PscKeyCompute h = { .tag = PSC_TAG_COMPUTE, .flags = ci->flags };
+  if (ci->layout == VK_NULL_HANDLE)
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "VK_NULL_HANDLE", "layout");
+  if (!r->pipeline_layout (r->ctx, ci->layout, &h.layout_id))
+    return psc_fail_foreign (err, "layout");
+  uint8_t stage;
+  ENUM (stage, ci->stage.stage, stage, "stage.stage");
+  if (stage != PSC_STAGE_COMPUTE)
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                        "a compute pipeline needs VK_SHADER_STAGE_COMPUTE_BIT", "stage.stage");
+  if (!psc_kw_put (w, &h, sizeof h))
+    return psc_fail_key_full (err, w);
+  return encode_stage (&ci->stage, stage, true, 0, r, w, err);
+}
+
+const VkComputePipelineCreateInfo *
+psc_decode_compute (const uint8_t *key, size_t len, const PscResolver *r, PscComputeBuild *b)
+{
+  if (key == NULL || b == NULL || r == NULL || r->pipeline_layout_handle == NULL)
+    return NULL;
+  PscKeyReader rd = { key, key + len };
+  PscKeyCompute h;
+  if (!psc_kr_get (&rd, &h, sizeof h) || h.tag != PSC_TAG_COMPUTE)
+    return NULL;
+  memset (b, 0, sizeof *b);
+  uint8_t stage;
+  if (!decode_stage (&rd, r, &b->ci.stage, &b->spec, b->map, b->spec_data, b->name, &stage)
+      || stage != PSC_STAGE_COMPUTE || rd.p != rd.end)
+    return NULL;
+  VkComputePipelineCreateInfo *ci = &b->ci;
+  ci->sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  ci->flags = h.flags;
+  ci->layout = r->pipeline_layout_handle (r->ctx, h.layout_id);
+  if (ci->layout == VK_NULL_HANDLE)
+    return NULL;
+  ci->basePipelineHandle = VK_NULL_HANDLE;
+  ci->basePipelineIndex = -1;
+  return ci;
+}
