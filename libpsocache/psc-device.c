@@ -1,1 +1,1042 @@
-/* placeholder */
+/* psc-device.c: PscDevice, the Vulkan device a cache works on.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "psc-private.h"
+
+#include <dlfcn.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+/**
+ * PscDevice:
+ *
+ * The Vulkan device a [class@Psc.Cache] works on.
+ *
+ * A device either wraps Vulkan objects the application created
+ * ([ctor@Psc.Device.new_for_vulkan]; the application keeps owning them), or
+ * owns a headless instance and device of its own
+ * ([ctor@Psc.Device.new_headless]) for tools, tests and bindings.
+ *
+ * Either way the device records the features that were *enabled* when the
+ * `VkDevice` was created. Caches decide what they may use (for example the
+ * dynamic-rendering backend) from that snapshot, never from what the
+ * physical device merely supports.
+ *
+ * All Vulkan entry points are loaded through a `vkGetInstanceProcAddr`: the
+ * application's, or for a headless device the one of the system loader
+ * (`libvulkan.so.1`, opened at run time). The library never links the Vulkan
+ * loader and never uses global function pointers, so layers see its calls and
+ * an application that loads Vulkan itself is not disturbed.
+ *
+ * A device is immutable after construction and may be used from any thread;
+ * its properties never change except [property@Psc.Device:validation-error-count].
+ */
+
+#define PSC_ALL_DEVICE_FLAGS (PSC_DEVICE_FLAGS_VALIDATION | PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING)
+#define PSC_VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
+/* Guards against cyclic or corrupt pNext chains in the enabled features. */
+#define PSC_MAX_FEATURE_CHAIN 64
+
+struct _PscDevice
+{
+  GObject parent_instance;
+
+  /* A copy of the caller's description; enabled_features points into the
+   * snapshot below (or is NULL). */
+  PscDeviceInfo info;
+
+  char *name;
+  guint32 driver_version;
+  guint32 api_version;          /* min (instance apiVersion, device apiVersion) */
+  gboolean dynamic_rendering;   /* enabled, from the snapshot */
+  gboolean headless;
+
+  /* Snapshot of the enabled-feature chain. Only the structures we know are
+   * kept; they are relinked in a fixed order. */
+  VkPhysicalDeviceFeatures2 features;
+  VkPhysicalDeviceVulkan11Features features11;
+  VkPhysicalDeviceVulkan12Features features12;
+  VkPhysicalDeviceVulkan13Features features13;
+  VkPhysicalDeviceDynamicRenderingFeatures features_dr;
+  gboolean has_features, has_features11, has_features12, has_features13, has_features_dr;
+
+  /* Headless only: what this object owns and how to destroy it. */
+  void *loader;
+  PFN_vkDestroyInstance destroy_instance;
+  PFN_vkDestroyDevice destroy_device;
+  PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger;
+  VkDebugUtilsMessengerEXT messenger;
+  VkInstance owned_instance;
+  VkDevice owned_device;
+
+  /* Written by the messenger callback, which may run on any thread. */
+  gint validation_errors;
+};
+
+G_DEFINE_FINAL_TYPE (PscDevice, psc_device, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_DRIVER_VERSION,
+  PROP_API_VERSION,
+  PROP_DYNAMIC_RENDERING,
+  PROP_HEADLESS,
+  PROP_VALIDATION_ERROR_COUNT,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
+static void
+psc_device_finalize (GObject *object)
+{
+  PscDevice *self = PSC_DEVICE (object);
+
+  /* Only a headless device owns Vulkan objects. Reverse creation order. */
+  if (self->owned_device != VK_NULL_HANDLE && self->destroy_device != NULL)
+    self->destroy_device (self->owned_device, NULL);
+  if (self->messenger != VK_NULL_HANDLE && self->destroy_messenger != NULL)
+    self->destroy_messenger (self->owned_instance, self->messenger, NULL);
+  if (self->owned_instance != VK_NULL_HANDLE && self->destroy_instance != NULL)
+    self->destroy_instance (self->owned_instance, NULL);
+  if (self->loader != NULL)
+    dlclose (self->loader);
+
+  g_free (self->name);
+
+  G_OBJECT_CLASS (psc_device_parent_class)->finalize (object);
+}
+
+static void
+psc_device_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  PscDevice *self = PSC_DEVICE (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_DRIVER_VERSION:
+      g_value_set_uint (value, self->driver_version);
+      break;
+    case PROP_API_VERSION:
+      g_value_set_uint (value, self->api_version);
+      break;
+    case PROP_DYNAMIC_RENDERING:
+      g_value_set_boolean (value, self->dynamic_rendering);
+      break;
+    case PROP_HEADLESS:
+      g_value_set_boolean (value, self->headless);
+      break;
+    case PROP_VALIDATION_ERROR_COUNT:
+      g_value_set_uint (value, psc_device_get_validation_error_count (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+psc_device_class_init (PscDeviceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  psc_i18n_init ();
+
+  object_class->finalize = psc_device_finalize;
+  object_class->get_property = psc_device_get_property;
+
+  /**
+   * PscDevice:name:
+   *
+   * The physical device's name, as the driver reports it.
+   */
+  props[PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:driver-version:
+   *
+   * The driver version, in the driver's own encoding
+   * (`VkPhysicalDeviceProperties.driverVersion`).
+   */
+  props[PROP_DRIVER_VERSION] =
+    g_param_spec_uint ("driver-version", NULL, NULL, 0, G_MAXUINT32, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:api-version:
+   *
+   * The Vulkan API version caches may use on this device: the lower of the
+   * instance's `apiVersion` and the physical device's, encoded like
+   * `VK_MAKE_API_VERSION`.
+   */
+  props[PROP_API_VERSION] =
+    g_param_spec_uint ("api-version", NULL, NULL, 0, G_MAXUINT32, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:dynamic-rendering:
+   *
+   * Whether dynamic rendering was enabled when the `VkDevice` was created
+   * (through `VkPhysicalDeviceVulkan13Features` on a Vulkan 1.3 device, or
+   * `VkPhysicalDeviceDynamicRenderingFeatures`). What the physical device
+   * supports does not matter.
+   */
+  props[PROP_DYNAMIC_RENDERING] =
+    g_param_spec_boolean ("dynamic-rendering", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:headless:
+   *
+   * Whether this object created (and owns) its instance and device.
+   */
+  props[PROP_HEADLESS] =
+    g_param_spec_boolean ("headless", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:validation-error-count:
+   *
+   * How many error-severity messages the validation layer reported on a
+   * headless device created with %PSC_DEVICE_FLAGS_VALIDATION. The count may
+   * change from any thread, so it is read on demand and never notified.
+   */
+  props[PROP_VALIDATION_ERROR_COUNT] =
+    g_param_spec_uint ("validation-error-count", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, props);
+}
+
+static void
+psc_device_init (PscDevice *self)
+{
+}
+
+/* Snapshot of the enabled-feature chain ---------------------------------- */
+
+static gboolean
+psc_device_snapshot_features (PscDevice                       *self,
+                              const VkPhysicalDeviceFeatures2 *enabled,
+                              GError                         **error)
+{
+  const VkBaseInStructure *s;
+  VkBaseOutStructure *tail;
+  guint depth = 0;
+
+  if (enabled == NULL)
+    return TRUE;
+
+  if (enabled->sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   _("enabled_features->sType: %d is not VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2"),
+                   (int) enabled->sType);
+      return FALSE;
+    }
+
+  self->features = *enabled;
+  self->has_features = TRUE;
+
+  for (s = enabled->pNext; s != NULL; s = s->pNext)
+    {
+      if (++depth > PSC_MAX_FEATURE_CHAIN)
+        {
+          g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                       _("enabled_features->pNext: the chain is longer than %d structures (cyclic?)"),
+                       PSC_MAX_FEATURE_CHAIN);
+          return FALSE;
+        }
+
+      /* The first instance of each structure wins (Vulkan forbids
+       * duplicates). Unknown structures are skipped. */
+      switch ((int) s->sType)
+        {
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
+          if (!self->has_features11)
+            {
+              self->features11 = *(const VkPhysicalDeviceVulkan11Features *) s;
+              self->has_features11 = TRUE;
+            }
+          break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES:
+          if (!self->has_features12)
+            {
+              self->features12 = *(const VkPhysicalDeviceVulkan12Features *) s;
+              self->has_features12 = TRUE;
+            }
+          break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES:
+          if (!self->has_features13)
+            {
+              self->features13 = *(const VkPhysicalDeviceVulkan13Features *) s;
+              self->has_features13 = TRUE;
+            }
+          break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:
+          if (!self->has_features_dr)
+            {
+              self->features_dr = *(const VkPhysicalDeviceDynamicRenderingFeatures *) s;
+              self->has_features_dr = TRUE;
+            }
+          break;
+        default:
+          break;
+        }
+    }
+
+  /* Relink the copies among themselves, never into the caller's memory. */
+  tail = (VkBaseOutStructure *) &self->features;
+  tail->pNext = NULL;
+#define PSC_LINK(flag, member) \
+  if (self->flag) \
+    { \
+      tail->pNext = (VkBaseOutStructure *) &self->member; \
+      tail = tail->pNext; \
+      tail->pNext = NULL; \
+    }
+  PSC_LINK (has_features11, features11)
+  PSC_LINK (has_features12, features12)
+  PSC_LINK (has_features13, features13)
+  PSC_LINK (has_features_dr, features_dr)
+#undef PSC_LINK
+
+  return TRUE;
+}
+
+/* Shared by both constructors: copies @info, snapshots its features and reads
+ * the physical device's properties. */
+static gboolean
+psc_device_init_from_info (PscDevice           *self,
+                           const PscDeviceInfo *info,
+                           GError             **error)
+{
+  PFN_vkGetPhysicalDeviceProperties get_properties;
+  VkPhysicalDeviceProperties properties;
+  guint32 instance_api;
+
+  self->info = *info;
+  self->info.enabled_features = NULL;
+
+  if (!psc_device_snapshot_features (self, info->enabled_features, error))
+    return FALSE;
+  if (self->has_features)
+    self->info.enabled_features = &self->features;
+
+  get_properties = (PFN_vkGetPhysicalDeviceProperties)
+    info->get_instance_proc_addr (info->instance, "vkGetPhysicalDeviceProperties");
+  if (get_properties == NULL)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   _("get_instance_proc_addr: cannot load %s for this instance"),
+                   "vkGetPhysicalDeviceProperties");
+      return FALSE;
+    }
+
+  memset (&properties, 0, sizeof properties);
+  get_properties (info->physical_device, &properties);
+
+  /* An apiVersion of 0 means Vulkan 1.0. */
+  instance_api = info->api_version != 0 ? info->api_version : VK_API_VERSION_1_0;
+  self->api_version = MIN (instance_api, properties.apiVersion);
+  self->driver_version = properties.driverVersion;
+  self->name = g_strndup (properties.deviceName, sizeof properties.deviceName);
+
+  /* Vulkan13Features may only be chained on a 1.3 device; the extension's
+   * structure counts on its own. */
+  self->dynamic_rendering =
+    (self->has_features13 && self->features13.dynamicRendering &&
+     self->api_version >= VK_API_VERSION_1_3) ||
+    (self->has_features_dr && self->features_dr.dynamicRendering);
+
+  return TRUE;
+}
+
+/**
+ * psc_device_new_for_vulkan: (skip)
+ * @info: the application's Vulkan objects
+ * @error: return location for a #GError
+ *
+ * Wraps Vulkan objects the application created. @info is copied and its
+ * enabled-feature chain is snapshotted (Vulkan 1.1, 1.2, 1.3 and
+ * dynamic-rendering feature structures are kept, other structures are
+ * ignored), so the caller's structures need not outlive the call.
+ *
+ * The device does not own the Vulkan objects: the application destroys them,
+ * after every [class@Psc.Cache] on this device was finalized.
+ *
+ * Returns: (transfer full): a new device, or %NULL with @error set
+ *   (%PSC_ERROR_INVALID_ARGUMENT when @info is inconsistent)
+ */
+PscDevice *
+psc_device_new_for_vulkan (const PscDeviceInfo *info,
+                           GError             **error)
+{
+  g_autoptr(PscDevice) self = NULL;
+
+  g_return_val_if_fail (info != NULL, NULL);
+  g_return_val_if_fail (info->instance != VK_NULL_HANDLE, NULL);
+  g_return_val_if_fail (info->physical_device != VK_NULL_HANDLE, NULL);
+  g_return_val_if_fail (info->device != VK_NULL_HANDLE, NULL);
+  g_return_val_if_fail (info->get_instance_proc_addr != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (PSC_TYPE_DEVICE, NULL);
+  if (!psc_device_init_from_info (self, info, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/* Headless ---------------------------------------------------------------- */
+
+static VkBool32 VKAPI_PTR
+psc_device_debug_messenger_cb (VkDebugUtilsMessageSeverityFlagBitsEXT      severity,
+                               VkDebugUtilsMessageTypeFlagsEXT             types,
+                               const VkDebugUtilsMessengerCallbackDataEXT *data,
+                               void                                       *user_data)
+{
+  PscDevice *self = user_data;
+  const char *message = data != NULL && data->pMessage != NULL ? data->pMessage : "";
+
+  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+    {
+      g_atomic_int_inc (&self->validation_errors);
+      if (types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)
+        g_warning ("Vulkan validation error: %s", message);
+      else
+        g_warning ("Vulkan error: %s", message);
+    }
+  else
+    {
+      g_debug ("Vulkan validation: %s", message);
+    }
+
+  return VK_FALSE;
+}
+
+static void
+psc_device_fill_messenger_info (PscDevice                          *self,
+                                VkDebugUtilsMessengerCreateInfoEXT *ci)
+{
+  memset (ci, 0, sizeof *ci);
+  ci->sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+  ci->messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                        VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  ci->messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                    VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  ci->pfnUserCallback = psc_device_debug_messenger_cb;
+  ci->pUserData = self;
+}
+
+static gboolean
+psc_set_vk_error (GError    **error,
+                  const char *what,
+                  VkResult    result)
+{
+  g_set_error (error, PSC_ERROR, PSC_ERROR_VULKAN, _("%s failed: %s (%d)"),
+               what, psc_vk_result_name (result), (int) result);
+  return FALSE;
+}
+
+static gboolean
+psc_has_extension (const VkExtensionProperties *exts,
+                   guint32                      n,
+                   const char                  *name)
+{
+  for (guint32 i = 0; i < n; i++)
+    if (strcmp (exts[i].extensionName, name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+psc_instance_extension_present (PFN_vkEnumerateInstanceExtensionProperties enumerate,
+                                const char                                *layer,
+                                const char                                *name)
+{
+  g_autofree VkExtensionProperties *exts = NULL;
+  guint32 n = 0;
+
+  if (enumerate (layer, &n, NULL) != VK_SUCCESS || n == 0)
+    return FALSE;
+  exts = g_new0 (VkExtensionProperties, n);
+  if (enumerate (layer, &n, exts) < VK_SUCCESS)
+    return FALSE;
+  return psc_has_extension (exts, n, name);
+}
+
+static gboolean
+psc_device_headless_instance (PscDevice      *self,
+                              PscDeviceFlags  flags,
+                              PscDeviceInfo  *info,
+                              GError        **error)
+{
+  PFN_vkGetInstanceProcAddr gipa;
+  PFN_vkEnumerateInstanceVersion enumerate_version;
+  PFN_vkEnumerateInstanceExtensionProperties enumerate_extensions;
+  PFN_vkEnumerateInstanceLayerProperties enumerate_layers;
+  PFN_vkCreateInstance create_instance;
+  PFN_vkCreateDebugUtilsMessengerEXT create_messenger;
+  VkDebugUtilsMessengerCreateInfoEXT messenger_ci;
+  const char *extensions[1];
+  const char *layers[1];
+  guint32 n_extensions = 0, n_layers = 0;
+  guint32 loader_version = VK_API_VERSION_1_0;
+  gboolean validation = (flags & PSC_DEVICE_FLAGS_VALIDATION) != 0;
+  gboolean debug_utils;
+  VkResult r;
+
+  /* NODELETE: never unmap the loader under the application (it may hold
+   * loader pointers of its own, and tools can still symbolize its frames). */
+  self->loader = dlopen ("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (self->loader == NULL)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                   _("Cannot load the Vulkan loader libvulkan.so.1: %s"), dlerror ());
+      return FALSE;
+    }
+  gipa = (PFN_vkGetInstanceProcAddr) dlsym (self->loader, "vkGetInstanceProcAddr");
+  if (gipa == NULL)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                   _("The Vulkan loader libvulkan.so.1 has no vkGetInstanceProcAddr"));
+      return FALSE;
+    }
+
+  enumerate_version = (PFN_vkEnumerateInstanceVersion) gipa (NULL, "vkEnumerateInstanceVersion");
+  enumerate_extensions = (PFN_vkEnumerateInstanceExtensionProperties) gipa (NULL, "vkEnumerateInstanceExtensionProperties");
+  enumerate_layers = (PFN_vkEnumerateInstanceLayerProperties) gipa (NULL, "vkEnumerateInstanceLayerProperties");
+  create_instance = (PFN_vkCreateInstance) gipa (NULL, "vkCreateInstance");
+  if (enumerate_extensions == NULL || enumerate_layers == NULL || create_instance == NULL)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                   _("The Vulkan loader libvulkan.so.1 lacks global entry points"));
+      return FALSE;
+    }
+
+  if (enumerate_version != NULL && enumerate_version (&loader_version) != VK_SUCCESS)
+    loader_version = VK_API_VERSION_1_0;
+  /* Ask for 1.3 when the loader has it, else what the loader has. */
+  if (loader_version >= VK_API_VERSION_1_3)
+    info->api_version = VK_API_VERSION_1_3;
+  else
+    info->api_version = VK_MAKE_API_VERSION (0, VK_API_VERSION_MAJOR (loader_version),
+                                             VK_API_VERSION_MINOR (loader_version), 0);
+
+  if (validation)
+    {
+      g_autofree VkLayerProperties *layer_props = NULL;
+      guint32 n = 0;
+      gboolean found = FALSE;
+
+      if (enumerate_layers (&n, NULL) == VK_SUCCESS && n > 0)
+        {
+          layer_props = g_new0 (VkLayerProperties, n);
+          if (enumerate_layers (&n, layer_props) >= VK_SUCCESS)
+            for (guint32 i = 0; i < n && !found; i++)
+              found = strcmp (layer_props[i].layerName, PSC_VALIDATION_LAYER) == 0;
+        }
+      if (!found)
+        {
+          g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                       _("Validation was requested but the layer %s is not installed"),
+                       PSC_VALIDATION_LAYER);
+          return FALSE;
+        }
+      layers[n_layers++] = PSC_VALIDATION_LAYER;
+    }
+
+  debug_utils =
+    psc_instance_extension_present (enumerate_extensions, NULL, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) ||
+    (validation && psc_instance_extension_present (enumerate_extensions, PSC_VALIDATION_LAYER,
+                                                   VK_EXT_DEBUG_UTILS_EXTENSION_NAME));
+  if (validation && !debug_utils)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                   _("Validation was requested but %s is not available"),
+                   VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+      return FALSE;
+    }
+  if (debug_utils)
+    extensions[n_extensions++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+
+  {
+    VkApplicationInfo app = {
+      .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+      .pApplicationName = g_get_prgname (),
+      .pEngineName = "libpsocache",
+      .engineVersion = VK_MAKE_API_VERSION (0, PSC_MAJOR_VERSION, PSC_MINOR_VERSION, PSC_MICRO_VERSION),
+      .apiVersion = info->api_version,
+    };
+    VkInstanceCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+      .pApplicationInfo = &app,
+      .enabledLayerCount = n_layers,
+      .ppEnabledLayerNames = n_layers > 0 ? layers : NULL,
+      .enabledExtensionCount = n_extensions,
+      .ppEnabledExtensionNames = n_extensions > 0 ? extensions : NULL,
+    };
+
+    /* Also catch what the layer says during instance creation/destruction. */
+    if (validation)
+      {
+        psc_device_fill_messenger_info (self, &messenger_ci);
+        ci.pNext = &messenger_ci;
+      }
+
+    r = create_instance (&ci, NULL, &self->owned_instance);
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_LAYER_NOT_PRESENT ||
+        r == VK_ERROR_EXTENSION_NOT_PRESENT)
+      {
+        /* The loader found no driver (or lost a layer between enumeration
+         * and creation): nothing to run on, rather than a failing driver. */
+        self->owned_instance = VK_NULL_HANDLE;
+        g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                     _("No Vulkan driver is available (vkCreateInstance: %s); "
+                       "check VK_DRIVER_FILES / VK_ICD_FILENAMES"),
+                     psc_vk_result_name (r));
+        return FALSE;
+      }
+    if (r != VK_SUCCESS)
+      {
+        self->owned_instance = VK_NULL_HANDLE;
+        return psc_set_vk_error (error, "vkCreateInstance", r);
+      }
+  }
+
+  info->instance = self->owned_instance;
+  info->get_instance_proc_addr = gipa;
+  info->debug_utils = debug_utils;
+  self->destroy_instance = (PFN_vkDestroyInstance) gipa (self->owned_instance, "vkDestroyInstance");
+
+  if (validation)
+    {
+      create_messenger = (PFN_vkCreateDebugUtilsMessengerEXT)
+        gipa (self->owned_instance, "vkCreateDebugUtilsMessengerEXT");
+      self->destroy_messenger = (PFN_vkDestroyDebugUtilsMessengerEXT)
+        gipa (self->owned_instance, "vkDestroyDebugUtilsMessengerEXT");
+      if (create_messenger == NULL || self->destroy_messenger == NULL)
+        {
+          g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                       _("Validation was requested but %s cannot be loaded"),
+                       "vkCreateDebugUtilsMessengerEXT");
+          return FALSE;
+        }
+      psc_device_fill_messenger_info (self, &messenger_ci);
+      r = create_messenger (self->owned_instance, &messenger_ci, NULL, &self->messenger);
+      if (r != VK_SUCCESS)
+        {
+          self->messenger = VK_NULL_HANDLE;
+          return psc_set_vk_error (error, "vkCreateDebugUtilsMessengerEXT", r);
+        }
+    }
+
+  return TRUE;
+}
+
+/* The features a headless device enables, kept alive until the snapshot. */
+typedef struct {
+  VkPhysicalDeviceFeatures2 features;
+  VkPhysicalDeviceVulkan12Features features12;
+  VkPhysicalDeviceVulkan13Features features13;
+  VkPhysicalDeviceDynamicRenderingFeatures features_dr;
+} PscHeadlessFeatures;
+
+static gboolean
+psc_device_headless_device (PscDevice           *self,
+                            PscDeviceFlags       flags,
+                            PscDeviceInfo       *info,
+                            PscHeadlessFeatures *enable,
+                            GError             **error)
+{
+  VkInstance instance = info->instance;
+  PFN_vkGetInstanceProcAddr gipa = info->get_instance_proc_addr;
+  PFN_vkEnumeratePhysicalDevices enumerate_devices;
+  PFN_vkGetPhysicalDeviceProperties get_properties;
+  PFN_vkGetPhysicalDeviceQueueFamilyProperties get_queue_families;
+  PFN_vkGetPhysicalDeviceFeatures get_features;
+  PFN_vkGetPhysicalDeviceFeatures2 get_features2;
+  PFN_vkEnumerateDeviceExtensionProperties enumerate_device_extensions;
+  PFN_vkCreateDevice create_device;
+  PFN_vkGetDeviceProcAddr gdpa;
+  PFN_vkGetDeviceQueue get_queue;
+  g_autofree VkPhysicalDevice *devices = NULL;
+  g_autofree VkQueueFamilyProperties *families = NULL;
+  g_autofree VkExtensionProperties *device_exts = NULL;
+  VkPhysicalDeviceProperties properties;
+  const char *extensions[1];
+  guint32 n_extensions = 0;
+  guint32 n_devices = 0, n_families = 0, n_device_exts = 0;
+  guint32 index = 0, family = G_MAXUINT32, api;
+  gboolean want_dr = (flags & PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING) == 0;
+  const char *index_env;
+  VkResult r;
+
+  enumerate_devices = (PFN_vkEnumeratePhysicalDevices) gipa (instance, "vkEnumeratePhysicalDevices");
+  get_properties = (PFN_vkGetPhysicalDeviceProperties) gipa (instance, "vkGetPhysicalDeviceProperties");
+  get_queue_families = (PFN_vkGetPhysicalDeviceQueueFamilyProperties)
+    gipa (instance, "vkGetPhysicalDeviceQueueFamilyProperties");
+  get_features = (PFN_vkGetPhysicalDeviceFeatures) gipa (instance, "vkGetPhysicalDeviceFeatures");
+  get_features2 = (PFN_vkGetPhysicalDeviceFeatures2) gipa (instance, "vkGetPhysicalDeviceFeatures2");
+  enumerate_device_extensions = (PFN_vkEnumerateDeviceExtensionProperties)
+    gipa (instance, "vkEnumerateDeviceExtensionProperties");
+  create_device = (PFN_vkCreateDevice) gipa (instance, "vkCreateDevice");
+  gdpa = (PFN_vkGetDeviceProcAddr) gipa (instance, "vkGetDeviceProcAddr");
+  if (enumerate_devices == NULL || get_properties == NULL || get_queue_families == NULL ||
+      get_features == NULL || enumerate_device_extensions == NULL || create_device == NULL ||
+      gdpa == NULL)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                   _("The Vulkan loader lacks instance entry points"));
+      return FALSE;
+    }
+
+  r = enumerate_devices (instance, &n_devices, NULL);
+  if (r != VK_SUCCESS)
+    return psc_set_vk_error (error, "vkEnumeratePhysicalDevices", r);
+  if (n_devices == 0)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                   _("No Vulkan physical device found (check VK_DRIVER_FILES / VK_ICD_FILENAMES)"));
+      return FALSE;
+    }
+  devices = g_new0 (VkPhysicalDevice, n_devices);
+  r = enumerate_devices (instance, &n_devices, devices);
+  if (r < VK_SUCCESS)
+    return psc_set_vk_error (error, "vkEnumeratePhysicalDevices", r);
+
+  index_env = g_getenv ("PSC_DEVICE_INDEX");
+  if (index_env != NULL && index_env[0] != '\0')
+    {
+      guint64 v = 0;
+
+      if (!g_ascii_string_to_unsigned (index_env, 10, 0, G_MAXUINT32, &v, NULL) || v >= n_devices)
+        {
+          g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                       _("PSC_DEVICE_INDEX=%s does not name one of the %u Vulkan devices"),
+                       index_env, n_devices);
+          return FALSE;
+        }
+      index = (guint32) v;
+    }
+  info->physical_device = devices[index];
+
+  memset (&properties, 0, sizeof properties);
+  get_properties (info->physical_device, &properties);
+  api = MIN (info->api_version, properties.apiVersion);
+
+  get_queue_families (info->physical_device, &n_families, NULL);
+  families = g_new0 (VkQueueFamilyProperties, MAX (n_families, 1));
+  get_queue_families (info->physical_device, &n_families, families);
+  for (guint32 i = 0; i < n_families && family == G_MAXUINT32; i++)
+    if (families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT && families[i].queueCount > 0)
+      family = i;
+  if (family == G_MAXUINT32)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                   _("Vulkan device %u (%s) has no graphics queue"),
+                   index, properties.deviceName);
+      return FALSE;
+    }
+  info->queue_family_index = family;
+
+  if (enumerate_device_extensions (info->physical_device, NULL, &n_device_exts, NULL) == VK_SUCCESS &&
+      n_device_exts > 0)
+    {
+      device_exts = g_new0 (VkExtensionProperties, n_device_exts);
+      if (enumerate_device_extensions (info->physical_device, NULL, &n_device_exts, device_exts) < VK_SUCCESS)
+        n_device_exts = 0;
+    }
+
+  /* Every supported core feature except robustBufferAccess (it only costs
+   * time), so tests and tools can exercise every key field. */
+  memset (enable, 0, sizeof *enable);
+  enable->features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  if (api >= VK_API_VERSION_1_3 && get_features2 != NULL)
+    {
+      VkPhysicalDeviceVulkan13Features s13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES };
+      VkPhysicalDeviceVulkan12Features s12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &s13 };
+      VkPhysicalDeviceFeatures2 s = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &s12 };
+
+      get_features2 (info->physical_device, &s);
+      enable->features.features = s.features;
+      enable->features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+      enable->features12.timelineSemaphore = s12.timelineSemaphore;
+      enable->features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+      enable->features13.synchronization2 = s13.synchronization2;
+      enable->features13.dynamicRendering = want_dr && s13.dynamicRendering;
+      enable->features.pNext = &enable->features12;
+      enable->features12.pNext = &enable->features13;
+    }
+  else if (api >= VK_API_VERSION_1_2 && get_features2 != NULL)
+    {
+      VkPhysicalDeviceDynamicRenderingFeatures sdr = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES };
+      VkPhysicalDeviceVulkan12Features s12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES };
+      VkPhysicalDeviceFeatures2 s = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &s12 };
+      gboolean has_ext = psc_has_extension (device_exts, n_device_exts, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
+
+      if (has_ext)
+        s12.pNext = &sdr;
+      get_features2 (info->physical_device, &s);
+      enable->features.features = s.features;
+      enable->features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+      enable->features12.timelineSemaphore = s12.timelineSemaphore;
+      enable->features.pNext = &enable->features12;
+      if (want_dr && has_ext && sdr.dynamicRendering)
+        {
+          enable->features_dr.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES;
+          enable->features_dr.dynamicRendering = VK_TRUE;
+          enable->features12.pNext = &enable->features_dr;
+          extensions[n_extensions++] = VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME;
+        }
+    }
+  else
+    {
+      get_features (info->physical_device, &enable->features.features);
+    }
+  enable->features.features.robustBufferAccess = VK_FALSE;
+
+  {
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue_ci = {
+      .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+      .queueFamilyIndex = family,
+      .queueCount = 1,
+      .pQueuePriorities = &priority,
+    };
+    VkDeviceCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+      .queueCreateInfoCount = 1,
+      .pQueueCreateInfos = &queue_ci,
+      .enabledExtensionCount = n_extensions,
+      .ppEnabledExtensionNames = n_extensions > 0 ? extensions : NULL,
+    };
+
+    /* VkPhysicalDeviceFeatures2 in pNext needs 1.1 (or the KHR extension);
+     * on 1.0 pass the core features the old way. */
+    if (api >= VK_API_VERSION_1_1 && get_features2 != NULL)
+      ci.pNext = &enable->features;
+    else
+      ci.pEnabledFeatures = &enable->features.features;
+
+    r = create_device (info->physical_device, &ci, NULL, &self->owned_device);
+    if (r != VK_SUCCESS)
+      {
+        self->owned_device = VK_NULL_HANDLE;
+        return psc_set_vk_error (error, "vkCreateDevice", r);
+      }
+  }
+
+  info->device = self->owned_device;
+  info->enabled_features = &enable->features;
+  self->destroy_device = (PFN_vkDestroyDevice) gdpa (self->owned_device, "vkDestroyDevice");
+  get_queue = (PFN_vkGetDeviceQueue) gdpa (self->owned_device, "vkGetDeviceQueue");
+  if (self->destroy_device == NULL || get_queue == NULL)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                   _("The Vulkan driver lacks device entry points"));
+      return FALSE;
+    }
+  get_queue (self->owned_device, family, 0, &info->queue);
+
+  return TRUE;
+}
+
+/**
+ * psc_device_new_headless:
+ * @flags: flags
+ * @error: return location for a #GError
+ *
+ * Creates a device of its own: loads the system Vulkan loader
+ * (`libvulkan.so.1`) at run time, creates an instance (Vulkan 1.3 when the
+ * loader has it, with `VK_EXT_debug_utils` when available), picks a physical
+ * device and creates a `VkDevice` with one graphics queue. The object owns
+ * them and destroys them when it is finalized.
+ *
+ * The first physical device is used, unless the environment variable
+ * `PSC_DEVICE_INDEX` gives another index. The usual loader variables
+ * (`VK_DRIVER_FILES`, `VK_INSTANCE_LAYERS`, ...) apply; for example
+ * `VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json` selects
+ * Mesa's lavapipe.
+ *
+ * The device enables every supported Vulkan 1.0 feature except
+ * `robustBufferAccess`; `timelineSemaphore` and `synchronization2` when
+ * supported; and dynamic rendering when supported, unless @flags contains
+ * %PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING.
+ *
+ * With %PSC_DEVICE_FLAGS_VALIDATION the `VK_LAYER_KHRONOS_validation` layer
+ * is enabled together with a debug-utils messenger that lives as long as the
+ * device: error-severity messages are logged with g_warning() and counted in
+ * [property@Psc.Device:validation-error-count]. A missing layer is an error.
+ *
+ * [method@Psc.Device.get_info] describes the created objects (instance,
+ * device, queue, `vkGetInstanceProcAddr`) for tools and tests.
+ *
+ * Returns: (transfer full): a new device, or %NULL with @error set:
+ *   %PSC_ERROR_NO_DEVICE when no loader, device, graphics queue or requested
+ *   layer is found, %PSC_ERROR_VULKAN when a Vulkan call fails
+ */
+PscDevice *
+psc_device_new_headless (PscDeviceFlags   flags,
+                         GError         **error)
+{
+  g_autoptr(PscDevice) self = NULL;
+  PscHeadlessFeatures enable;
+  PscDeviceInfo info;
+
+  g_return_val_if_fail ((flags & ~PSC_ALL_DEVICE_FLAGS) == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_object_new (PSC_TYPE_DEVICE, NULL);
+  self->headless = TRUE;
+
+  memset (&info, 0, sizeof info);
+  if (!psc_device_headless_instance (self, flags, &info, error))
+    return NULL;
+  if (!psc_device_headless_device (self, flags, &info, &enable, error))
+    return NULL;
+  if (!psc_device_init_from_info (self, &info, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * psc_device_get_name:
+ * @self: a device
+ *
+ * Returns the physical device's name.
+ *
+ * Returns: (transfer none): the name
+ */
+const char *
+psc_device_get_name (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), NULL);
+  return self->name;
+}
+
+/**
+ * psc_device_get_driver_version:
+ * @self: a device
+ *
+ * Returns the driver version, in the driver's own encoding.
+ *
+ * Returns: the driver version
+ */
+guint32
+psc_device_get_driver_version (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), 0);
+  return self->driver_version;
+}
+
+/**
+ * psc_device_get_api_version:
+ * @self: a device
+ *
+ * Returns the Vulkan API version caches may use: the lower of the instance's
+ * and the physical device's API version.
+ *
+ * Returns: the API version, encoded like `VK_MAKE_API_VERSION`
+ */
+guint32
+psc_device_get_api_version (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), 0);
+  return self->api_version;
+}
+
+/**
+ * psc_device_get_dynamic_rendering:
+ * @self: a device
+ *
+ * Returns whether dynamic rendering was *enabled* on the `VkDevice`; see
+ * [property@Psc.Device:dynamic-rendering].
+ *
+ * Returns: %TRUE if caches on this device may use the dynamic-rendering
+ *   backend
+ */
+gboolean
+psc_device_get_dynamic_rendering (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), FALSE);
+  return self->dynamic_rendering;
+}
+
+/**
+ * psc_device_get_headless:
+ * @self: a device
+ *
+ * Returns whether the device was created by [ctor@Psc.Device.new_headless]
+ * and owns its Vulkan objects.
+ *
+ * Returns: %TRUE for a headless device
+ */
+gboolean
+psc_device_get_headless (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), FALSE);
+  return self->headless;
+}
+
+/**
+ * psc_device_get_validation_error_count:
+ * @self: a device
+ *
+ * Returns how many error-severity validation messages the device's messenger
+ * received so far (always 0 unless the device was created headless with
+ * %PSC_DEVICE_FLAGS_VALIDATION). May be called from any thread.
+ *
+ * Returns: the number of validation errors
+ */
+guint
+psc_device_get_validation_error_count (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), 0);
+  return (guint) g_atomic_int_get (&self->validation_errors);
+}
+
+/**
+ * psc_device_get_info: (skip)
+ * @self: a device
+ *
+ * Returns the Vulkan objects the device works on. For a headless device
+ * these are the objects it created, including its graphics queue. The
+ * `enabled_features` member points to the device's snapshot of the enabled
+ * features (only the structures it keeps).
+ *
+ * Returns: (transfer none): the device's description, valid as long as
+ *   @self
+ */
+const PscDeviceInfo *
+psc_device_get_info (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), NULL);
+  return &self->info;
+}
+
+void
+psc_device_fill_core_config (PscDevice     *self,
+                             PscCoreConfig *cfg)
+{
+  cfg->instance = self->info.instance;
+  cfg->physical_device = self->info.physical_device;
+  cfg->device = self->info.device;
+  cfg->get_instance_proc_addr = self->info.get_instance_proc_addr;
+  cfg->api_version = self->api_version;
+  cfg->debug_utils = self->info.debug_utils != FALSE;
+  cfg->dynamic_rendering_enabled = self->dynamic_rendering != FALSE;
+  cfg->allocator = self->info.allocator;
+}

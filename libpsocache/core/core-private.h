@@ -15,8 +15,10 @@
 /* Entry states. Issue-2 entries are Ready or Dead; the asynchronous states
  * (Compiling, Failed, Retiring) arrive with the async machinery. */
 typedef enum {
-  PSC_ENTRY_DEAD = 0,
+  PSC_ENTRY_DEAD = 0,        /* retired or discarded: not in the table */
   PSC_ENTRY_READY = 1,
+  PSC_ENTRY_COMPILING = 2,   /* pipelines: a job is queued or running */
+  PSC_ENTRY_FAILED = 3,      /* pipelines: the compile failed (failure) */
 } PscEntryState;
 
 /* One cached object of any kind. Entries are append-only: an entry's index
@@ -34,6 +36,16 @@ typedef struct {
   uint8_t state;
   uint8_t kind;
   uint8_t owned_key;        /* pass-through: key is a private malloc copy */
+  uint8_t stale;            /* pipelines: a shader it uses was reloaded */
+  /* Pipelines (async.c). */
+  uint32_t job;             /* job slot while Compiling, else UINT32_MAX */
+  uint32_t waiter_head;     /* FIFO of PscWaiter indices, UINT32_MAX = none */
+  uint32_t waiter_tail;
+  uint32_t pred;            /* previous-generation entry, UINT32_MAX = none */
+  int32_t failure;          /* VkResult when Failed */
+  uint8_t shader_count;
+  uint32_t shader_ids[PSC_MAX_GRAPHICS_STAGES];
+  uint32_t shader_gens[PSC_MAX_GRAPHICS_STAGES];
 } PscEntry;
 
 typedef struct {
@@ -52,6 +64,80 @@ typedef struct {
   uint32_t entry;           /* UINT32_MAX: not resolved yet */
 } PscPrepared;
 
+/* ---- asynchronous compilation (async.c) ---- */
+
+typedef struct {
+  PscCoreReadyFn fn;
+  void *context;
+  uint32_t next;
+} PscWaiter;
+
+typedef struct {
+  PscCoreReadyFn fn;
+  void *context;
+  VkPipeline pipeline;
+  VkResult result;
+} PscDispatch;
+
+typedef enum {
+  PSC_JOB_FREE = 0,
+  PSC_JOB_QUEUED,
+  PSC_JOB_RUNNING,
+  PSC_JOB_DONE,       /* completion posted, not yet consumed by the pump */
+} PscJobState;
+
+/* An immutable compile job: everything a worker reads was decoded and pinned
+ * on the owner thread before the job was queued. */
+typedef struct {
+  _Atomic int state;            /* PscJobState */
+  _Atomic bool cancelled;       /* set by the owner; a queued job is skipped */
+  uint32_t entry;
+  uint8_t kind;
+  void *build;                  /* PscGraphicsBuild / PscComputeBuild */
+  const void *create_info;      /* points into build */
+  uint32_t module_count;
+  VkShaderModule modules[PSC_MAX_GRAPHICS_STAGES];   /* pinned */
+  uint32_t shader_gens[PSC_MAX_GRAPHICS_STAGES];     /* generation snapshot */
+  uint32_t shader_ids[PSC_MAX_GRAPHICS_STAGES];
+  VkResult inject;              /* test hook: fail with this (VK_SUCCESS = no) */
+} PscJob;
+
+typedef struct {
+  uint32_t job;
+  uint32_t cache;               /* worker VkPipelineCache slot being returned */
+  VkResult result;
+  VkPipeline pipeline;
+} PscCompletion;
+
+/* The hand-off between the owner thread and the workers. One mutex guards
+ * the job ring, the completion ring and the pipeline-cache pool; neither the
+ * hit path nor any request that hits takes it. Producers/consumers:
+ *   jobs:        owner produces, workers consume (capacity job_capacity;
+ *                full: see the request's overflow policy);
+ *   completions: workers produce, the pump consumes (capacity job_capacity:
+ *                one per job slot, so it cannot overflow);
+ *   cache pool:  one VkPipelineCache per worker; a worker checks one out
+ *                with its job and returns it only inside its completion;
+ *                the pump merges it into the main cache, then frees it. */
+typedef struct {
+  pthread_mutex_t lock;
+  pthread_cond_t work;
+  bool shutdown;
+  uint32_t *job_ring;
+  uint32_t job_head, job_count;
+  PscCompletion *done_ring;
+  uint32_t done_head, done_count;
+  VkPipelineCache *caches;      /* workers' caches */
+  uint32_t *free_caches;
+  uint32_t free_cache_count;
+} PscHandoff;
+
+typedef struct {
+  uint64_t handle;
+  uint64_t retire_value;        /* destroy once completed timeline >= this */
+  uint8_t kind;                 /* PscKind, or PSC_KIND_COUNT: descriptor pool */
+} PscRetired;
+
 /* Counters: written only by the owner thread (load + store, no locked
  * read-modify-write on the hot path), read by any thread. */
 typedef struct {
@@ -63,6 +149,10 @@ typedef struct {
   _Atomic uint64_t capacity_failures;
   _Atomic uint64_t rejected[PSC_STATUS_COUNT];
   _Atomic uint64_t frame;
+  /* async: queued and in_flight are written by workers too (locked adds) */
+  _Atomic uint64_t queued, in_flight, completed, failed, stale_discards, waiters_served;
+  _Atomic uint64_t overflow_fallbacks, overflow_skips, evictions, retirements_pending;
+  _Atomic uint64_t retired, owner_wait_ns, fallbacks_returned, stale_returned;
 } PscAtomicStats;
 
 static inline void
@@ -96,7 +186,38 @@ struct PscCore {
   uint64_t frame;
   uint64_t completed_timeline;
   PscAtomicStats stats;
+
+  /* async.c */
+  uint32_t job_capacity, waiter_capacity, worker_count;
+  PscJob *jobs;
+  uint32_t *free_jobs;
+  uint32_t free_job_count;
+  PscWaiter *waiters;
+  uint32_t free_waiter;           /* head of the free list */
+  uint32_t waiters_used;
+  PscDispatch *dispatch, *dispatch_spare;   /* pending callbacks (x2 for swapping) */
+  uint32_t dispatch_count;
+  PscHandoff handoff;
+  pthread_t *threads;
+  uint32_t threads_started;
+  PscHandleMap *module_pins;      /* shader module -> jobs using it */
+  VkShaderModule *doomed_modules; /* replaced/released, destroyed at pin 0 */
+  uint32_t doomed_count, doomed_cap;
+  PscTable *fallbacks;            /* rendering signature -> entry index */
+  uint32_t inject_failures;
+  VkResult inject_result;
+
+  /* retire.c */
+  PscRetired *retired;
+  uint32_t retired_count, retired_cap;
+  uint32_t auto_evict_frames;
+  uint32_t evict_cursor;
 };
+
+/* Creates the Vulkan object a canonical key describes (decoding the key into a
+ * create info first, so the driver sees exactly what the key says). */
+typedef PscStatus (*PscCreateFn) (PscCore *core, const uint8_t *key, size_t len,
+                                  uint64_t *handle, PscCoreError *err);
 
 /* core.c */
 PSC_INTERNAL bool psc_core_check_thread (PscCore *core, PscCoreError *err);
@@ -121,11 +242,45 @@ PSC_INTERNAL PscEntry *psc_core_entry_for_handle (PscCore *core, PscKind kind, u
 
 /* objects.c */
 PSC_INTERNAL void psc_core_init_resolver (PscCore *core);
+PSC_INTERNAL void psc_core_doom_module (PscCore *core, VkShaderModule module);
+PSC_INTERNAL void psc_core_doom_module_later (PscCore *core, VkShaderModule module);
 
-/* Creates the Vulkan object a canonical key describes (decoding the key into a
- * create info first, so the driver sees exactly what the key says). */
-typedef PscStatus (*PscCreateFn) (PscCore *core, const uint8_t *key, size_t len,
-                                  uint64_t *handle, PscCoreError *err);
+/* pipelines.c */
+PSC_INTERNAL PscCreateFn psc_pipeline_create_fn (PscKind kind);
+PSC_INTERNAL PscStatus psc_core_create_pipeline (PscCore *core, PscKind kind, const uint8_t *key,
+                                                 size_t len, uint64_t *handle, PscCoreError *err);
+
+/* async.c */
+PSC_INTERNAL PscStatus psc_async_init (PscCore *core, PscCoreError *err);
+/* Stops and joins workers, drains and discards completions, frees jobs and
+ * completes every outstanding waiter with VK_INCOMPLETE. */
+PSC_INTERNAL void psc_async_shutdown (PscCore *core);
+/* Publishes completions, then calls waiters. */
+PSC_INTERNAL void psc_async_pump (PscCore *core);
+PSC_INTERNAL void psc_async_queue_waiters (PscCore *core, PscEntry *e, VkPipeline p, VkResult r);
+PSC_INTERNAL void psc_async_dispatch (PscCore *core);
+PSC_INTERNAL void psc_async_free (PscCore *core);
+/* Destroys replaced/released shader modules no job uses any more. */
+PSC_INTERNAL void psc_async_sweep_modules (PscCore *core);
+/* The request path shared by direct and prepared requests. */
+PSC_INTERNAL PscStatus psc_core_request_key (PscCore *core, PscKind kind, const uint8_t *key,
+                                             size_t len, PscCoreMissPolicy policy, uint32_t flags,
+                                             PscCoreReadyFn fn, void *context, VkPipeline *out,
+                                             PscCoreRequestState *state, uint32_t *index_out,
+                                             PscCoreError *err);
+/* Drops an entry's job (if any) and discards the entry (Compiling ->
+ * Discarded): waiters get VK_INCOMPLETE. */
+PSC_INTERNAL void psc_async_discard_entry (PscCore *core, PscKind kind, uint32_t index);
+
+/* retire.c */
+/* Removes a Ready entry from the table and handle map and queues its handle
+ * for destruction after the borrowed-handle window and the GPU timeline. */
+PSC_INTERNAL bool psc_retire_entry (PscCore *core, PscKind kind, uint32_t index);
+PSC_INTERNAL bool psc_retire_reserve (PscCore *core, uint32_t n);
+PSC_INTERNAL void psc_retire_handle (PscCore *core, uint8_t kind, uint64_t handle, uint64_t value);
+PSC_INTERNAL void psc_retire_pump (PscCore *core);
+PSC_INTERNAL void psc_retire_all (PscCore *core);
+
 
 /* The shared get-or-create path: hash, find, compare in full; on a miss check
  * the collision bucket, create, publish (or own, in pass-through mode).

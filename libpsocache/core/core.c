@@ -141,7 +141,16 @@ psc_core_publish (PscCore *core, PscKind kind, uint64_t hash, const uint8_t *key
     .state = PSC_ENTRY_READY,
     .kind = (uint8_t) kind,
     .refs = 1,
+    .job = UINT32_MAX,
+    .waiter_head = UINT32_MAX,
+    .waiter_tail = UINT32_MAX,
+    .pred = UINT32_MAX,
   };
+  if (kind == PSC_KIND_GRAPHICS || kind == PSC_KIND_COMPUTE)
+    {
+      int n = psc_pipeline_key_shaders (item->key, item->key_len, e.shader_ids, e.shader_gens, NULL);
+      e.shader_count = n > 0 ? (uint8_t) n : 0;
+    }
   uint32_t idx = psc_entries_push (v, &e);
   if (idx == UINT32_MAX ||
       !psc_handle_map_set (core->handles[kind], handle, idx))
@@ -179,6 +188,10 @@ psc_core_own (PscCore *core, PscKind kind, const uint8_t *key, size_t len,
     .kind = (uint8_t) kind,
     .refs = 1,
     .owned_key = 1,
+    .job = UINT32_MAX,
+    .waiter_head = UINT32_MAX,
+    .waiter_tail = UINT32_MAX,
+    .pred = UINT32_MAX,
   };
   PscEntryVec *v = &core->entries[kind];
   uint32_t idx = psc_entries_push (v, &e);
@@ -309,6 +322,9 @@ psc_core_new (const PscCoreConfig *cfg, PscCore **out, PscCoreError *err)
   psc_core_name_object (core, VK_OBJECT_TYPE_PIPELINE_CACHE, (uint64_t) core->driver_cache,
                         "driver pipeline cache", 0);
 
+  st = psc_async_init (core, err);
+  if (st != PSC_STATUS_OK)
+    goto fail;
   psc_core_init_resolver (core);
   for (int k = 0; k < PSC_KIND_COUNT; k++)
     psc_core_update_bytes (core, (PscKind) k);
@@ -336,8 +352,12 @@ psc_core_free (PscCore *core)
     return;
   if (core->vk != NULL)
     {
-      /* Shutdown order: pipelines; layouts, passes, samplers; shader modules;
-       * the driver cache. Pass-through objects follow the same order. */
+      /* Shutdown order: stop and join workers, drain and discard
+       * completions, complete outstanding waiters (async.c); destroy retired
+       * and live pipelines; layouts, passes, samplers; shader modules; the
+       * driver caches. Pass-through objects follow the same order. */
+      psc_async_shutdown (core);
+      psc_retire_all (core);
       static const PscKind order[] = {
         PSC_KIND_GRAPHICS, PSC_KIND_COMPUTE, PSC_KIND_PIPELINE_LAYOUT,
         PSC_KIND_SET_LAYOUT, PSC_KIND_SAMPLER, PSC_KIND_RENDER_PASS, PSC_KIND_SHADER,
@@ -361,6 +381,8 @@ psc_core_free (PscCore *core)
   free (core->sampler_list_entries.items);
   psc_table_free (core->prepared_table);
   free (core->prepared);
+  psc_async_free (core);
+  free (core->retired);
   free (core->vk);
   free (core);
 }
@@ -374,6 +396,10 @@ psc_core_begin_frame (PscCore *core, uint64_t frame, uint64_t completed_timeline
   if (completed_timeline > core->completed_timeline)
     core->completed_timeline = completed_timeline;
   atomic_store_explicit (&core->stats.frame, frame, memory_order_relaxed);
+  /* The pump: publish completions and call waiters, retire what the GPU
+   * has passed, evict idle entries. */
+  psc_async_pump (core);
+  psc_retire_pump (core);
 }
 
 PscRenderingMode
@@ -399,6 +425,12 @@ psc_core_get_stats (const PscCore *core, PscCoreStats *out)
   for (int i = 0; i < PSC_STATUS_COUNT; i++)
     out->rejected[i] = atomic_load_explicit (&s->rejected[i], memory_order_relaxed);
   out->frame = atomic_load_explicit (&s->frame, memory_order_relaxed);
+#define A(f) out->async.f = atomic_load_explicit (&s->f, memory_order_relaxed)
+  A (queued); A (in_flight); A (completed); A (failed); A (stale_discards);
+  A (waiters_served); A (overflow_fallbacks); A (overflow_skips); A (evictions);
+  A (retirements_pending); A (retired); A (owner_wait_ns); A (fallbacks_returned);
+  A (stale_returned);
+#undef A
 }
 
 static PscKind

@@ -1189,3 +1189,117 @@ psc_decode_compute (const uint8_t *key, size_t len, const PscResolver *r, PscCom
   ci->basePipelineIndex = -1;
   return ci;
 }
+
+/* ---------------------------------------------------------------------------
+ * Shader references of a pipeline key (graphics or compute): ids,
+ * generations and the byte offset of each generation field, in key order.
+ * Used to invalidate entries on hot reload and to look up the previous
+ * generation of a key. Returns the number of stages, or -1 for a malformed
+ * key.
+ */
+static bool
+skip_stage (PscKeyReader *rd, PscKeyStage *k, size_t *gen_offset, const uint8_t *base)
+{
+  const uint8_t *at = rd->p;
+  if (!psc_kr_get (rd, k, sizeof *k) || k->spec_count > PSC_MAX_SPEC_CONSTANTS)
+    return false;
+  *gen_offset = (size_t) (at - base) + offsetof (PscKeyStage, generation);
+  if (!psc_kr_take (rd, k->name_len))
+    return false;
+  size_t values = 0;
+  for (uint32_t j = 0; j < k->spec_count; j++)
+    {
+      PscKeySpecEntry e;
+      if (!psc_kr_get (rd, &e, sizeof e))
+        return false;
+      values += e.size;
+    }
+  return psc_kr_take (rd, values) != NULL || values == 0;
+}
+
+int
+psc_pipeline_key_shaders (const uint8_t *key, size_t len, uint32_t *ids, uint32_t *generations,
+                          size_t *gen_offsets)
+{
+  PscKeyReader rd = { key, key + len };
+  uint32_t tag;
+  if (len < sizeof tag)
+    return -1;
+  memcpy (&tag, key, sizeof tag);
+  uint32_t stages;
+  if (tag == PSC_TAG_COMPUTE)
+    {
+      PscKeyCompute c;
+      if (!psc_kr_get (&rd, &c, sizeof c))
+        return -1;
+      stages = 1;
+    }
+  else if (tag == PSC_TAG_GRAPHICS)
+    {
+      PscKeyGraphics h;
+      PscKeyGraphicsState st;
+      if (!psc_kr_get (&rd, &h, sizeof h) || h.stage_count > PSC_MAX_GRAPHICS_STAGES
+          || !psc_kr_take (&rd, h.color_count * sizeof (uint16_t))
+          || !psc_kr_get (&rd, &st, sizeof st))
+        return -1;
+      size_t skip = ((h.present & PSC_GFX_HAS_DEPTH_BIAS) ? sizeof (PscKeyDepthBias) : 0)
+                    + ((h.present & PSC_GFX_HAS_STENCIL_BOUNDS) ? sizeof (PscKeyDepthStencil) : 0)
+                    + ((h.present & PSC_GFX_HAS_BLEND_CONSTANTS) ? sizeof (PscKeyColorBlend) : 0)
+                    + ((h.present & PSC_GFX_HAS_COLOR_BLEND)
+                       ? st.blend_count * sizeof (PscKeyBlendAttachment) : 0)
+                    + st.binding_count * sizeof (PscKeyVertexBinding)
+                    + st.attribute_count * sizeof (PscKeyVertexAttribute);
+      if (skip > 0 && !psc_kr_take (&rd, skip))
+        return -1;
+      stages = h.stage_count;
+    }
+  else
+    return -1;
+
+  for (uint32_t j = 0; j < stages; j++)
+    {
+      PscKeyStage k;
+      size_t off;
+      if (!skip_stage (&rd, &k, &off, key))
+        return -1;
+      ids[j] = k.shader_id;
+      generations[j] = k.generation;
+      if (gen_offsets != NULL)
+        gen_offsets[j] = off;
+    }
+  return rd.p == rd.end ? (int) stages : -1;
+}
+
+/* The rendering signature of a graphics key: pipeline layout plus everything
+ * that decides where it may draw (backend, compatibility pass + subpass or
+ * view mask + formats, sample count). Fallback pipelines are registered
+ * under it. out must hold at least 128 bytes. */
+bool
+psc_graphics_key_rendering_signature (const uint8_t *key, size_t len, uint8_t *out, size_t *out_len)
+{
+  PscKeyReader rd = { key, key + len };
+  PscKeyGraphics h;
+  uint16_t colors[PSC_MAX_COLOR_ATTACHMENTS];
+  PscKeyGraphicsState st;
+  if (!psc_kr_get (&rd, &h, sizeof h) || h.tag != PSC_TAG_GRAPHICS
+      || h.color_count > PSC_MAX_COLOR_ATTACHMENTS
+      || !psc_kr_get (&rd, colors, h.color_count * sizeof (uint16_t))
+      || !psc_kr_get (&rd, &st, sizeof st))
+    return false;
+  uint8_t *o = out;
+#define PUT(v) do { memcpy (o, &(v), sizeof (v)); o += sizeof (v); } while (0)
+  PUT (h.layout_id);
+  PUT (h.render_pass_id);
+  PUT (h.subpass);
+  PUT (h.view_mask);
+  PUT (h.depth_format);
+  PUT (h.stencil_format);
+  PUT (h.rendering);
+  PUT (h.color_count);
+  PUT (st.samples);
+#undef PUT
+  memcpy (o, colors, h.color_count * sizeof (uint16_t));
+  o += h.color_count * sizeof (uint16_t);
+  *out_len = (size_t) (o - out);
+  return true;
+}

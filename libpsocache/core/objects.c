@@ -186,12 +186,9 @@ psc_core_init_resolver (PscCore *core)
  */
 #define SPIRV_MAGIC 0x07230203u
 
-PscStatus
-psc_core_register_shader (PscCore *core, const uint32_t *code, size_t size,
-                          VkShaderModule *module, uint32_t *id, PscCoreError *err)
+static PscStatus
+check_spirv (PscCore *core, const uint32_t *code, size_t size, PscCoreError *err)
 {
-  if (!psc_core_check_thread (core, err))
-    return PSC_STATUS_WRONG_THREAD;
   if (code == NULL)
     return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "pCode", "is NULL"));
   if (size < 20 || size % 4 != 0)
@@ -204,6 +201,18 @@ psc_core_register_shader (PscCore *core, const uint32_t *code, size_t size,
   if (size > UINT32_MAX)
     return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_CAPACITY, "codeSize",
                                                  "%zu bytes is too large", size));
+  return PSC_STATUS_OK;
+}
+
+PscStatus
+psc_core_register_shader (PscCore *core, const uint32_t *code, size_t size,
+                          VkShaderModule *module, uint32_t *id, PscCoreError *err)
+{
+  if (!psc_core_check_thread (core, err))
+    return PSC_STATUS_WRONG_THREAD;
+  PscStatus cs = check_spirv (core, code, size, err);
+  if (cs != PSC_STATUS_OK)
+    return cs;
 
   PscAtomicKindStats *ks = &core->stats.kinds[PSC_KIND_SHADER];
   uint64_t hash = psc_core_hash (core, code, size);
@@ -273,12 +282,11 @@ psc_core_release_shader (PscCore *core, VkShaderModule module, PscCoreError *err
 
   /* Last reference: the module dies and its id with it. Pipelines created
    * from it stay cached (Vulkan does not need the module after creation), but
-   * no new request can name this id again. */
+   * no new request can name this id again. A module a compile job still
+   * uses is destroyed when the job is done. */
   if (!e->owned_key)
     psc_table_remove (core->tables[PSC_KIND_SHADER], e->hash, e->key, e->key_len);
-  psc_handle_map_remove (core->handles[PSC_KIND_SHADER], e->handle);
-  core->vk->vkDestroyShaderModule (core->cfg.device, (VkShaderModule) e->handle,
-                                   core->cfg.allocator);
+  psc_core_doom_module (core, (VkShaderModule) e->handle);
   e->state = PSC_ENTRY_DEAD;
   e->handle = 0;
   psc_stat_add (&core->stats.kinds[PSC_KIND_SHADER].entries, (uint64_t) -1);
@@ -473,4 +481,153 @@ psc_core_is_compat_render_pass (const PscCore *core, VkRenderPass pass)
   if (pass == VK_NULL_HANDLE)
     return false;
   return psc_handle_map_get (core->handles[PSC_KIND_RENDER_PASS], (uint64_t) pass, &idx);
+}
+
+/* Destroys a module now, or once no compile job uses it. Until then its
+ * handle still resolves (so a job's decoded create info stays valid). */
+void
+psc_core_doom_module (PscCore *core, VkShaderModule module)
+{
+  uint32_t pins;
+  if (!psc_handle_map_get (core->module_pins, (uint64_t) module, &pins))
+    {
+      psc_handle_map_remove (core->handles[PSC_KIND_SHADER], (uint64_t) module);
+      core->vk->vkDestroyShaderModule (core->cfg.device, module, core->cfg.allocator);
+      return;
+    }
+  if (core->doomed_count == core->doomed_cap)
+    {
+      uint32_t cap = core->doomed_cap ? core->doomed_cap * 2 : 16;
+      VkShaderModule *m = realloc (core->doomed_modules, cap * sizeof *m);
+      if (m == NULL)
+        return;   /* kept alive (and destroyed at shutdown through its job) */
+      core->doomed_modules = m;
+      core->doomed_cap = cap;
+    }
+  core->doomed_modules[core->doomed_count++] = module;
+}
+
+PscStatus
+psc_core_replace_shader (PscCore *core, VkShaderModule module, const uint32_t *code, size_t size,
+                         VkDescriptorPool old_pool, VkShaderModule *new_module, PscCoreError *err)
+{
+  if (!psc_core_check_thread (core, err))
+    return PSC_STATUS_WRONG_THREAD;
+  PscEntry *e = psc_core_entry_for_handle (core, PSC_KIND_SHADER, (uint64_t) module);
+  if (e == NULL)
+    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "module",
+                                                 "0x%llx was not registered with this cache",
+                                                 (unsigned long long) (uint64_t) module));
+  PscStatus st = check_spirv (core, code, size, err);
+  if (st != PSC_STATUS_OK)
+    return st;
+  if (!psc_retire_reserve (core, 1) || core->doomed_count == UINT32_MAX)
+    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory"));
+
+  VkShaderModuleCreateInfo ci = {
+    .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+    .codeSize = size,
+    .pCode = code,
+  };
+  VkShaderModule m = VK_NULL_HANDLE;
+  uint64_t t0 = psc_now_ns ();
+  VkResult r = core->vk->vkCreateShaderModule (core->cfg.device, &ci, core->cfg.allocator, &m);
+  if (r != VK_SUCCESS)
+    return psc_core_reject (core, psc_core_fail_vk (err, r, "vkCreateShaderModule"));
+  uint32_t idx = (uint32_t) (e - core->entries[PSC_KIND_SHADER].items);
+  if (!psc_handle_map_set (core->handles[PSC_KIND_SHADER], (uint64_t) m, idx))
+    {
+      core->vk->vkDestroyShaderModule (core->cfg.device, m, core->cfg.allocator);
+      return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory"));
+    }
+  psc_stat_add (&core->stats.kinds[PSC_KIND_SHADER].creations, 1);
+  psc_stat_add (&core->stats.kinds[PSC_KIND_SHADER].creation_ns, psc_now_ns () - t0);
+
+  /* 1. The generation moves on (same id). */
+  const uint32_t shader_id = idx + 1;
+  e->generation++;
+  const uint32_t generation = e->generation;
+
+  /* 2. The application's per-shader descriptor pool (and so its sets) is
+   *    retired after every frame that may still use it. */
+  if (old_pool != VK_NULL_HANDLE)
+    psc_retire_handle (core, PSC_KIND_COUNT, (uint64_t) old_pool, core->frame);
+
+  /* 3. Entries and jobs of the old generation: Compiling and Failed ones are
+   *    discarded (waiters get VK_INCOMPLETE); Ready ones stay, flagged
+   *    stale, until the new generation is published or they fall idle. */
+  for (int k = PSC_KIND_GRAPHICS; k <= PSC_KIND_COMPUTE; k++)
+    for (uint32_t i = 0; i < core->entries[k].len; i++)
+      {
+        PscEntry *p = &core->entries[k].items[i];
+        if (p->state == PSC_ENTRY_DEAD)
+          continue;
+        bool uses = false;
+        for (uint32_t j = 0; j < p->shader_count; j++)
+          uses |= p->shader_ids[j] == shader_id && p->shader_gens[j] < generation;
+        if (!uses)
+          continue;
+        if (p->state == PSC_ENTRY_READY)
+          p->stale = 1;
+        else
+          psc_async_discard_entry (core, (PscKind) k, i);
+      }
+
+  /* The content table now maps the new SPIR-V to this shader (unless that
+   * content is already registered as another shader). */
+  if (!e->owned_key)
+    psc_table_remove (core->tables[PSC_KIND_SHADER], e->hash, e->key, e->key_len);
+  uint64_t hash = psc_core_hash (core, code, size);
+  const PscTableItem *item = psc_table_find (core->tables[PSC_KIND_SHADER], hash, code, size);
+  if (item == NULL && !core->cfg.pass_through &&
+      psc_table_insert (core->tables[PSC_KIND_SHADER], hash, code, size, idx, &item, NULL)
+        == PSC_STATUS_OK)
+    {
+      e->hash = hash;
+      e->key = item->key;
+      e->key_len = item->key_len;
+      e->owned_key = 0;
+    }
+  else
+    {
+      /* Not findable by content; keep a private copy for introspection. */
+      uint8_t *copy = malloc (size);
+      if (copy != NULL)
+        memcpy (copy, code, size);
+      if (e->owned_key)
+        free ((void *) e->key);
+      e->key = copy;
+      e->key_len = copy ? (uint32_t) size : 0;
+      e->owned_key = 1;
+      e->hash = hash;
+    }
+
+  VkShaderModule old = (VkShaderModule) e->handle;
+  e->handle = (uint64_t) m;
+  /* The old module dies once no job uses it; until the next pump its handle
+   * still names this shader (now at the new generation). */
+  psc_core_doom_module_later (core, old);
+  psc_core_update_bytes (core, PSC_KIND_SHADER);
+  *new_module = m;
+  return PSC_STATUS_OK;
+}
+
+/* Queues a module for destruction at the next pump (or later, while a job
+ * uses it). */
+void
+psc_core_doom_module_later (PscCore *core, VkShaderModule module)
+{
+  if (core->doomed_count == core->doomed_cap)
+    {
+      uint32_t cap = core->doomed_cap ? core->doomed_cap * 2 : 16;
+      VkShaderModule *m = realloc (core->doomed_modules, cap * sizeof *m);
+      if (m == NULL)
+        {
+          psc_core_doom_module (core, module);
+          return;
+        }
+      core->doomed_modules = m;
+      core->doomed_cap = cap;
+    }
+  core->doomed_modules[core->doomed_count++] = module;
 }

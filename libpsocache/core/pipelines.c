@@ -68,42 +68,63 @@ create_compute (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle,
   return st;
 }
 
-static PscCreateFn
-create_fn (PscKind kind)
+PscCreateFn
+psc_pipeline_create_fn (PscKind kind)
 {
   return kind == PSC_KIND_GRAPHICS ? create_graphics : create_compute;
 }
 
 PscStatus
-psc_core_get_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci, VkPipeline *out,
-                       PscCoreError *err)
+psc_core_create_pipeline (PscCore *core, PscKind kind, const uint8_t *key, size_t len,
+                          uint64_t *handle, PscCoreError *err)
+{
+  return psc_pipeline_create_fn (kind) (core, key, len, handle, err);
+}
+
+PscStatus
+psc_core_request_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
+                           PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn,
+                           void *context, VkPipeline *out, PscCoreRequestState *state,
+                           PscCoreError *err)
 {
   CHECK_REQUEST (core, ci, err);
   KEY_BUFFER (w);
   PscStatus st = psc_encode_graphics (ci, core->cfg.rendering, &core->resolver, &w, err);
   if (__builtin_expect (st != PSC_STATUS_OK, 0))
     return psc_core_reject (core, st);
-  uint64_t h = 0;
-  st = psc_core_get_or_create (core, PSC_KIND_GRAPHICS, w.data, w.len, create_graphics, &h,
-                               NULL, err);
-  *out = (VkPipeline) h;
-  return st;
+  return psc_core_request_key (core, PSC_KIND_GRAPHICS, w.data, w.len, policy, flags, fn,
+                               context, out, state, NULL, err);
 }
 
 PscStatus
-psc_core_get_compute (PscCore *core, const VkComputePipelineCreateInfo *ci, VkPipeline *out,
-                      PscCoreError *err)
+psc_core_request_compute (PscCore *core, const VkComputePipelineCreateInfo *ci,
+                          PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn,
+                          void *context, VkPipeline *out, PscCoreRequestState *state,
+                          PscCoreError *err)
 {
   CHECK_REQUEST (core, ci, err);
   KEY_BUFFER (w);
   PscStatus st = psc_encode_compute (ci, &core->resolver, &w, err);
   if (st != PSC_STATUS_OK)
     return psc_core_reject (core, st);
-  uint64_t h = 0;
-  st = psc_core_get_or_create (core, PSC_KIND_COMPUTE, w.data, w.len, create_compute, &h,
-                               NULL, err);
-  *out = (VkPipeline) h;
-  return st;
+  return psc_core_request_key (core, PSC_KIND_COMPUTE, w.data, w.len, policy, flags, fn,
+                               context, out, state, NULL, err);
+}
+
+PscStatus
+psc_core_get_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci, VkPipeline *out,
+                       PscCoreError *err)
+{
+  PscCoreRequestState state;
+  return psc_core_request_graphics (core, ci, PSC_CORE_MISS_WAIT, 0, NULL, NULL, out, &state, err);
+}
+
+PscStatus
+psc_core_get_compute (PscCore *core, const VkComputePipelineCreateInfo *ci, VkPipeline *out,
+                      PscCoreError *err)
+{
+  PscCoreRequestState state;
+  return psc_core_request_compute (core, ci, PSC_CORE_MISS_WAIT, 0, NULL, NULL, out, &state, err);
 }
 
 /* Prepared keys are deduplicated: preparing the same create info twice gives
@@ -171,7 +192,9 @@ psc_core_prepare_compute (PscCore *core, const VkComputePipelineCreateInfo *ci,
 }
 
 PscStatus
-psc_core_get_prepared (PscCore *core, uint32_t key_id, VkPipeline *out, PscCoreError *err)
+psc_core_request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy,
+                           uint32_t flags, PscCoreReadyFn fn, void *context, VkPipeline *out,
+                           PscCoreRequestState *state, PscCoreError *err)
 {
   if (!psc_core_check_thread (core, err))
     return PSC_STATUS_WRONG_THREAD;
@@ -187,18 +210,38 @@ psc_core_get_prepared (PscCore *core, uint32_t key_id, VkPipeline *out, PscCoreE
           e->last_used_frame = core->frame;
           psc_stat_add (&core->stats.kinds[p->kind].hits, 1);
           *out = (VkPipeline) e->handle;
+          *state = PSC_CORE_READY;
           return PSC_STATUS_OK;
         }
     }
-  uint64_t h = 0;
+  /* Slow path: the key must still name live, current shader generations (a
+   * hot reload makes a prepared key stale: prepare it again). */
+  uint32_t ids[PSC_MAX_GRAPHICS_STAGES], gens[PSC_MAX_GRAPHICS_STAGES];
+  int n = psc_pipeline_key_shaders (p->key, p->key_len, ids, gens, NULL);
+  for (int i = 0; i < n; i++)
+    {
+      if (ids[i] == 0 || ids[i] > core->entries[PSC_KIND_SHADER].len ||
+          core->entries[PSC_KIND_SHADER].items[ids[i] - 1].state != PSC_ENTRY_READY)
+        return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "key_id",
+            "%u names a shader that was released; prepare the request again", key_id));
+      if (core->entries[PSC_KIND_SHADER].items[ids[i] - 1].generation != gens[i])
+        return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "key_id",
+            "%u is stale: a shader it names was reloaded; prepare the request again", key_id));
+    }
   uint32_t idx = UINT32_MAX;
-  PscStatus st = psc_core_get_or_create (core, (PscKind) p->kind, p->key, p->key_len,
-                                         create_fn ((PscKind) p->kind), &h, &idx, err);
-  if (st != PSC_STATUS_OK)
-    return st;
-  p->entry = core->cfg.pass_through ? UINT32_MAX : idx;
-  *out = (VkPipeline) h;
-  return PSC_STATUS_OK;
+  PscStatus st = psc_core_request_key (core, (PscKind) p->kind, p->key, p->key_len, policy, flags,
+                                       fn, context, out, state, &idx, err);
+  if (st == PSC_STATUS_OK && !core->cfg.pass_through)
+    p->entry = idx;
+  return st;
+}
+
+PscStatus
+psc_core_get_prepared (PscCore *core, uint32_t key_id, VkPipeline *out, PscCoreError *err)
+{
+  PscCoreRequestState state;
+  return psc_core_request_prepared (core, key_id, PSC_CORE_MISS_WAIT, 0, NULL, NULL, out,
+                                    &state, err);
 }
 
 PscStatus

@@ -39,8 +39,9 @@ typedef enum {
   PSC_STATUS_VULKAN = 5,
   PSC_STATUS_WRONG_THREAD = 6,
   PSC_STATUS_NO_DEVICE = 7,
+  PSC_STATUS_QUEUE_FULL = 8,    /* a bounded queue was full; the request was skipped */
 } PscStatus;
-#define PSC_STATUS_COUNT 8
+#define PSC_STATUS_COUNT 9
 
 /* Error detail. `path` is the failing field path relative to the request,
  * for example "pStages[1].pSpecializationInfo->mapEntryCount"; `message` is
@@ -194,6 +195,15 @@ PSC_INTERNAL PscStatus psc_encode_graphics (const VkGraphicsPipelineCreateInfo *
                                             PscRenderingMode mode,
                                             const PscResolver *r,
                                             PscKeyWriter *w, PscCoreError *err);
+/* Shader references of a graphics or compute key, in key order (at most
+ * PSC_MAX_GRAPHICS_STAGES): ids, generations, and (optional) the byte offset
+ * of each generation field. Returns the count, or -1 for a malformed key. */
+PSC_INTERNAL int psc_pipeline_key_shaders (const uint8_t *key, size_t len, uint32_t *ids,
+                                           uint32_t *generations, size_t *gen_offsets);
+/* Layout + rendering state of a graphics key (fallback registration);
+ * out must hold 128 bytes. */
+PSC_INTERNAL bool psc_graphics_key_rendering_signature (const uint8_t *key, size_t len,
+                                                        uint8_t *out, size_t *out_len);
 PSC_INTERNAL PscStatus psc_encode_compute (const VkComputePipelineCreateInfo *ci,
                                            const PscResolver *r,
                                            PscKeyWriter *w, PscCoreError *err);
@@ -299,11 +309,21 @@ typedef struct {
   uint64_t hits, misses, creations, creation_ns, entries, host_bytes;
 } PscCoreKindStats;
 
+/* Asynchronous-compilation counters. queued and in_flight are gauges (jobs
+ * waiting for a worker / being compiled now); retirements_pending is the
+ * length of the deferred-destruction queue; the rest count events. */
+typedef struct {
+  uint64_t queued, in_flight, completed, failed, stale_discards, waiters_served;
+  uint64_t overflow_fallbacks, overflow_skips, evictions, retirements_pending;
+  uint64_t retired, owner_wait_ns, fallbacks_returned, stale_returned;
+} PscCoreAsyncStats;
+
 typedef struct {
   PscCoreKindStats kinds[PSC_KIND_COUNT];
   uint64_t capacity_failures;
   uint64_t rejected[PSC_STATUS_COUNT];
   uint64_t frame;
+  PscCoreAsyncStats async;
 } PscCoreStats;
 
 typedef struct {
@@ -320,6 +340,16 @@ typedef struct {
   /* Test hook: when force_hash is true every key hashes to forced_hash. */
   bool force_hash;
   uint64_t forced_hash;
+  /* Asynchronous compilation (0 = default): worker threads (default: online
+   * cores - 1, at least 1), job queue capacity (default 256), waiter pool
+   * capacity (default 4096). */
+  uint32_t workers;
+  uint32_t job_capacity;
+  uint32_t waiter_capacity;
+  /* Test hook: plant a data race in the worker -> pump hand-off so a
+   * ThreadSanitizer control run can prove it would be caught. Never set
+   * outside that test. */
+  bool plant_race;
 } PscCoreConfig;
 
 /* Creates a core owned by the calling thread. */
@@ -362,6 +392,91 @@ PSC_INTERNAL PscStatus psc_core_get_compute (PscCore *core, const VkComputePipel
  * hashed, stored and compared); for diagnostics and benchmarks. */
 PSC_INTERNAL PscStatus psc_core_graphics_key_size (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
                                                    size_t *size, PscCoreError *err);
+
+/* ---------------------------------------------------------------------------
+ * Asynchronous requests (async.c). A request states its miss policy:
+ *   WAIT      create synchronously on the owner thread (a key that is
+ *             Compiling is created now, published, its waiters completed and
+ *             the worker's later result discarded);
+ *   SKIP      nothing to draw yet: *out is VK_NULL_HANDLE (or a stale
+ *             previous-generation pipeline) and fn is called when ready;
+ *   FALLBACK  like SKIP, but *out is the fallback registered for the same
+ *             layout and rendering state (psc_core_set_fallback), if any.
+ * In SKIP and FALLBACK modes the owner thread never calls the driver's
+ * pipeline creation. fn (may be NULL) is called exactly once, from
+ * psc_core_begin_frame on the owner thread, unless the request returned
+ * PSC_CORE_READY (then it is never called). It receives the pipeline, or
+ * VK_NULL_HANDLE and a failure: the driver's VkResult, or VK_INCOMPLETE when
+ * the request was discarded by a hot reload or by cache shutdown.
+ */
+typedef void (*PscCoreReadyFn) (void *context, VkPipeline pipeline, VkResult result);
+
+typedef enum {
+  PSC_CORE_MISS_WAIT = 0,
+  PSC_CORE_MISS_SKIP = 1,
+  PSC_CORE_MISS_FALLBACK = 2,
+} PscCoreMissPolicy;
+
+#define PSC_CORE_REQUEST_CRITICAL 1u   /* on queue overflow: create synchronously */
+
+typedef enum {
+  PSC_CORE_READY = 0,      /* *out is the requested pipeline */
+  PSC_CORE_PENDING = 1,    /* *out is VK_NULL_HANDLE; fn will be called */
+  PSC_CORE_FALLBACK = 2,   /* *out is the registered fallback; fn will be called */
+  PSC_CORE_STALE = 3,      /* *out is the previous generation's pipeline; fn will be called */
+} PscCoreRequestState;
+
+PSC_INTERNAL PscStatus psc_core_request_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
+                                                  PscCoreMissPolicy policy, uint32_t flags,
+                                                  PscCoreReadyFn fn, void *context,
+                                                  VkPipeline *out, PscCoreRequestState *state,
+                                                  PscCoreError *err);
+PSC_INTERNAL PscStatus psc_core_request_compute (PscCore *core, const VkComputePipelineCreateInfo *ci,
+                                                 PscCoreMissPolicy policy, uint32_t flags,
+                                                 PscCoreReadyFn fn, void *context,
+                                                 VkPipeline *out, PscCoreRequestState *state,
+                                                 PscCoreError *err);
+PSC_INTERNAL PscStatus psc_core_request_prepared (PscCore *core, uint32_t key_id,
+                                                  PscCoreMissPolicy policy, uint32_t flags,
+                                                  PscCoreReadyFn fn, void *context,
+                                                  VkPipeline *out, PscCoreRequestState *state,
+                                                  PscCoreError *err);
+/* Registers a Ready cache-issued graphics pipeline as the fallback for every
+ * request with the same pipeline layout and rendering state (formats, view
+ * mask, samples, or compatibility pass + subpass). The fallback is pinned. */
+PSC_INTERNAL PscStatus psc_core_set_fallback (PscCore *core, VkPipeline fallback, PscCoreError *err);
+/* Failed compiles are not retried automatically (every request for a Failed
+ * key fails with its VkResult) until a shader they use is reloaded or this
+ * is called; it forgets every Failed entry. */
+PSC_INTERNAL void psc_core_clear_failures (PscCore *core);
+
+/* Hot reload, one ordered operation on the owner thread: the module's
+ * generation is incremented (same id), old_pool (if not VK_NULL_HANDLE; the
+ * application's per-shader descriptor pool) is timeline-retired, entries and
+ * jobs of the old generation are invalidated (Compiling -> discarded, their
+ * waiters get VK_INCOMPLETE; Ready -> kept, flagged stale, retired once the
+ * new generation's pipeline is published or they fall idle). The new module
+ * is returned; the old handle keeps resolving to the same shader until the
+ * old module is destroyed (when no job uses it). */
+PSC_INTERNAL PscStatus psc_core_replace_shader (PscCore *core, VkShaderModule module,
+                                                const uint32_t *code, size_t size,
+                                                VkDescriptorPool old_pool,
+                                                VkShaderModule *new_module, PscCoreError *err);
+
+/* Eviction (retire.c): retires Ready, unpinned pipelines idle for more than
+ * max(idle_frames, PSC_BORROW_FRAMES) frames; returns how many. Retired
+ * handles are destroyed once the completed timeline value passes their
+ * retirement value. psc_core_set_auto_evict (0 = off) evicts in the pump. */
+PSC_INTERNAL uint32_t psc_core_evict (PscCore *core, uint32_t idle_frames);
+PSC_INTERNAL void psc_core_set_auto_evict (PscCore *core, uint32_t idle_frames);
+#define PSC_CORE_BORROW_FRAMES 3
+
+/* Introspection for tests: the state of the entry holding this pipeline
+ * handle (-1 if none). */
+PSC_INTERNAL int psc_core_debug_pipeline_state (PscCore *core, VkPipeline pipeline);
+/* Test hook: make the next n pipeline compilations (sync or async) fail with
+ * result, as the driver would. */
+PSC_INTERNAL void psc_core_inject_failures (PscCore *core, uint32_t n, VkResult result);
 
 /* Prepared keys: ids start at 1; 0 is never a valid id. */
 PSC_INTERNAL PscStatus psc_core_prepare_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,

@@ -8,7 +8,7 @@
 #error "Only <psocache/psocache.h> can be included directly."
 #endif
 
-#include <glib-object.h>
+#include <gio/gio.h>
 #include <vulkan/vulkan.h>
 #include <psocache/psc-macros.h>
 #include <psocache/psc-device.h>
@@ -95,7 +95,7 @@ typedef enum {
  * The number of [error@Psc.Error] codes; [struct@Psc.Stats]'s `rejected`
  * array is indexed by error code.
  */
-#define PSC_REJECT_REASON_COUNT 8
+#define PSC_REJECT_REASON_COUNT 9
 
 /**
  * PscKindStats:
@@ -118,12 +118,53 @@ typedef struct {
 } PscKindStats;
 
 /**
+ * PscAsyncStats:
+ * @queued: compile jobs waiting for a worker now
+ * @in_flight: compile jobs being compiled now
+ * @completed: asynchronous compiles published as Ready
+ * @failed: compiles that failed (the entry became Failed)
+ * @stale_discards: worker results discarded because their request was
+ *   superseded (hot reload, or a synchronous request created it first)
+ * @waiters_served: completion callbacks called
+ * @overflow_fallbacks: critical requests created synchronously because a
+ *   queue was full
+ * @overflow_skips: non-critical requests refused with %PSC_ERROR_QUEUE_FULL
+ * @evictions: idle pipelines evicted
+ * @retirements_pending: retired handles waiting for the GPU timeline
+ * @retired: retired handles destroyed
+ * @owner_wait_ns: nanoseconds the owner thread spent creating pipelines
+ *   synchronously (requests with %PSC_MISS_POLICY_WAIT)
+ * @fallbacks_returned: requests answered with a registered fallback
+ * @stale_returned: requests answered with a previous generation's pipeline
+ *
+ * Asynchronous-compilation counters, part of [struct@Psc.Stats].
+ */
+typedef struct {
+  guint64 queued;
+  guint64 in_flight;
+  guint64 completed;
+  guint64 failed;
+  guint64 stale_discards;
+  guint64 waiters_served;
+  guint64 overflow_fallbacks;
+  guint64 overflow_skips;
+  guint64 evictions;
+  guint64 retirements_pending;
+  guint64 retired;
+  guint64 owner_wait_ns;
+  guint64 fallbacks_returned;
+  guint64 stale_returned;
+} PscAsyncStats;
+
+/**
  * PscStats:
- * @kinds: counters per [enum@Psc.ObjectKind]
+ * @kinds: (array fixed-size=7): counters per [enum@Psc.ObjectKind], indexed by
+ *   kind (%PSC_OBJECT_KIND_COUNT entries)
  * @capacity_failures: requests refused because a collision bucket (distinct
  *   keys sharing one full 64-bit hash) was full
  * @rejected: failed requests, indexed by [error@Psc.Error] code
  * @frame: the frame last given to [method@Psc.Cache.begin_frame]
+ * @async: asynchronous-compilation counters
  *
  * A snapshot of a cache's counters. Counters are published with atomics: any
  * thread may read them without touching the owner thread's state.
@@ -133,6 +174,7 @@ typedef struct {
   guint64 capacity_failures;
   guint64 rejected[PSC_REJECT_REASON_COUNT];
   guint64 frame;
+  PscAsyncStats async;
 } PscStats;
 
 /**
@@ -145,6 +187,91 @@ typedef struct {
  */
 #define PSC_BORROW_FRAMES 3
 
+/**
+ * PscMissPolicy:
+ * @PSC_MISS_POLICY_WAIT: create the pipeline synchronously on the owner
+ *   thread (a pipeline already compiling is created now; the worker's result
+ *   is discarded)
+ * @PSC_MISS_POLICY_SKIP: return nothing yet (or the previous generation's
+ *   pipeline after a hot reload); the callback says when it is ready
+ * @PSC_MISS_POLICY_FALLBACK: like %PSC_MISS_POLICY_SKIP, but return the
+ *   fallback registered with [method@Psc.Cache.set_fallback] for the same
+ *   layout and rendering state, if any
+ *
+ * What a request does when its pipeline is not Ready. With
+ * %PSC_MISS_POLICY_SKIP and %PSC_MISS_POLICY_FALLBACK the owner thread never
+ * calls the driver's pipeline creation.
+ */
+typedef enum {
+  PSC_MISS_POLICY_WAIT,
+  PSC_MISS_POLICY_SKIP,
+  PSC_MISS_POLICY_FALLBACK,
+} PscMissPolicy;
+
+/**
+ * PscRequestFlags:
+ * @PSC_REQUEST_FLAGS_NONE: no flags
+ * @PSC_REQUEST_FLAGS_CRITICAL: if a bounded queue is full, create the
+ *   pipeline synchronously instead of failing with %PSC_ERROR_QUEUE_FULL
+ *
+ * Flags for asynchronous requests.
+ */
+typedef enum { /*< flags >*/
+  PSC_REQUEST_FLAGS_NONE = 0,
+  PSC_REQUEST_FLAGS_CRITICAL = 1 << 0,
+} PscRequestFlags;
+
+/**
+ * PscRequestResult:
+ * @PSC_REQUEST_RESULT_READY: the returned pipeline is the one requested; the
+ *   callback will not be called
+ * @PSC_REQUEST_RESULT_PENDING: nothing was returned; the callback will be
+ *   called once
+ * @PSC_REQUEST_RESULT_FALLBACK: the registered fallback was returned; the
+ *   callback will be called once
+ * @PSC_REQUEST_RESULT_STALE: the previous shader generation's pipeline was
+ *   returned; the callback will be called once
+ *
+ * What an asynchronous request returned.
+ */
+typedef enum {
+  PSC_REQUEST_RESULT_READY,
+  PSC_REQUEST_RESULT_PENDING,
+  PSC_REQUEST_RESULT_FALLBACK,
+  PSC_REQUEST_RESULT_STALE,
+} PscRequestResult;
+
+/**
+ * PscPipelineReadyFn:
+ * @context: the caller's context pointer, given with the request
+ * @pipeline: the pipeline, or `VK_NULL_HANDLE` on failure
+ * @result: `VK_SUCCESS`; the driver's `VkResult` if the compile failed; or
+ *   `VK_INCOMPLETE` if the request was discarded (a hot reload replaced a
+ *   shader it uses, or the cache was destroyed)
+ *
+ * Completion callback of an asynchronous request. It is called exactly once,
+ * on the owner thread, from [method@Psc.Cache.begin_frame] (or while the
+ * cache is destroyed); nothing is allocated per callback. @context must stay
+ * valid until then. The callback may make new requests; it must not destroy
+ * the cache.
+ */
+typedef void (*PscPipelineReadyFn) (void *context, VkPipeline pipeline, VkResult result);
+
+/**
+ * PscCacheOptions:
+ * @workers: compile worker threads; 0 means the number of online cores
+ *   minus one, at least one
+ * @job_capacity: bounded compile-job queue; 0 means 256
+ * @waiter_capacity: bounded pool of completion waiters; 0 means 4096
+ *
+ * Options for [ctor@Psc.Cache.new_full].
+ */
+typedef struct {
+  guint workers;
+  guint job_capacity;
+  guint waiter_capacity;
+} PscCacheOptions;
+
 #define PSC_TYPE_CACHE (psc_cache_get_type ())
 PSC_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (PscCache, psc_cache, PSC, CACHE, GObject)
@@ -152,6 +279,11 @@ G_DECLARE_FINAL_TYPE (PscCache, psc_cache, PSC, CACHE, GObject)
 PSC_AVAILABLE_IN_ALL
 PscCache *psc_cache_new (PscDevice *device, PscBackend backend,
                          PscCacheFlags flags, GError **error);
+
+PSC_AVAILABLE_IN_ALL
+PscCache *psc_cache_new_full (PscDevice *device, PscBackend backend,
+                              PscCacheFlags flags, const PscCacheOptions *options,
+                              GError **error);
 
 PSC_AVAILABLE_IN_ALL
 PscDevice *psc_cache_get_device (PscCache *self);
@@ -225,6 +357,62 @@ guint32 psc_cache_prepare_compute_pipeline (PscCache *self,
 PSC_AVAILABLE_IN_ALL
 VkPipeline psc_cache_get_prepared_pipeline (PscCache *self, guint32 key_id,
                                             GError **error);
+
+/* Asynchronous requests */
+PSC_AVAILABLE_IN_ALL
+VkPipeline psc_cache_request_graphics_pipeline (PscCache *self,
+                                                const VkGraphicsPipelineCreateInfo *info,
+                                                PscMissPolicy policy, PscRequestFlags flags,
+                                                PscPipelineReadyFn callback, void *context,
+                                                PscRequestResult *result, GError **error);
+PSC_AVAILABLE_IN_ALL
+VkPipeline psc_cache_request_compute_pipeline (PscCache *self,
+                                               const VkComputePipelineCreateInfo *info,
+                                               PscMissPolicy policy, PscRequestFlags flags,
+                                               PscPipelineReadyFn callback, void *context,
+                                               PscRequestResult *result, GError **error);
+PSC_AVAILABLE_IN_ALL
+VkPipeline psc_cache_request_prepared_pipeline (PscCache *self, guint32 key_id,
+                                                PscMissPolicy policy, PscRequestFlags flags,
+                                                PscPipelineReadyFn callback, void *context,
+                                                PscRequestResult *result, GError **error);
+PSC_AVAILABLE_IN_ALL
+void psc_cache_get_graphics_pipeline_async (PscCache *self,
+                                            const VkGraphicsPipelineCreateInfo *info,
+                                            GCancellable *cancellable,
+                                            GAsyncReadyCallback callback,
+                                            gpointer user_data);
+PSC_AVAILABLE_IN_ALL
+VkPipeline psc_cache_get_graphics_pipeline_finish (PscCache *self, GAsyncResult *result,
+                                                   GError **error);
+PSC_AVAILABLE_IN_ALL
+void psc_cache_get_compute_pipeline_async (PscCache *self,
+                                           const VkComputePipelineCreateInfo *info,
+                                           GCancellable *cancellable,
+                                           GAsyncReadyCallback callback,
+                                           gpointer user_data);
+PSC_AVAILABLE_IN_ALL
+VkPipeline psc_cache_get_compute_pipeline_finish (PscCache *self, GAsyncResult *result,
+                                                  GError **error);
+PSC_AVAILABLE_IN_ALL
+gboolean psc_cache_set_fallback (PscCache *self, VkPipeline fallback, GError **error);
+PSC_AVAILABLE_IN_ALL
+void psc_cache_clear_failures (PscCache *self);
+
+/* Hot reload, eviction */
+PSC_AVAILABLE_IN_ALL
+VkShaderModule psc_cache_replace_shader (PscCache *self, VkShaderModule module,
+                                         const guint32 *code, gsize code_size,
+                                         VkDescriptorPool old_pool, GError **error);
+PSC_AVAILABLE_IN_ALL
+gboolean psc_cache_replace_shader_bytes (PscCache *self, guint shader_id, GBytes *spirv,
+                                         GError **error);
+PSC_AVAILABLE_IN_ALL
+guint psc_cache_evict (PscCache *self, guint idle_frames);
+PSC_AVAILABLE_IN_ALL
+void psc_cache_set_eviction_idle_frames (PscCache *self, guint idle_frames);
+PSC_AVAILABLE_IN_ALL
+guint psc_cache_get_eviction_idle_frames (PscCache *self);
 
 /* Borrowed-handle lifetime */
 PSC_AVAILABLE_IN_ALL

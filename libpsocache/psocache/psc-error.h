@@ -38,6 +38,10 @@ G_BEGIN_DECLS
  * @PSC_ERROR_WRONG_THREAD: a call that mutates the cache was made from a
  *   thread other than the cache's owner thread.
  * @PSC_ERROR_NO_DEVICE: no suitable Vulkan device or loader could be found.
+ * @PSC_ERROR_QUEUE_FULL: a bounded queue (compile jobs or waiters) was full
+ *   and the request was not marked critical: it was skipped (and counted),
+ *   nothing was queued, and no callback will come. Request it again later,
+ *   or mark it %PSC_REQUEST_FLAGS_CRITICAL to create it synchronously.
  *
  * Error codes in the %PSC_ERROR domain. Every failed request leaves the cache
  * valid and unchanged except for its counters.
@@ -51,6 +55,7 @@ typedef enum {
   PSC_ERROR_VULKAN,
   PSC_ERROR_WRONG_THREAD,
   PSC_ERROR_NO_DEVICE,
+  PSC_ERROR_QUEUE_FULL,
 } PscError;
 
 PSC_AVAILABLE_IN_ALL

@@ -1,0 +1,1976 @@
+/* scene.c: the demo scene, rendered offscreen through a PscCache.
+ *
+ * What a frame does:
+ *
+ *   compute   palette-comp fills the scene's uniform buffer (lights, palette)
+ *   pass B    RGBA16F + D32: a 6x4 grid of lit/textured/translucent tiles (HDR)
+ *   pass C    RGBA8 4x MSAA + D32 4x, resolved to RGBA8: a 6x4 grid of tiles
+ *   pass PRE  depth only (target A's D32): eight occluders, no colour
+ *   pass A    RGBA8 + D32 (depth loaded from PRE): an 8x6 grid of tiles, then
+ *             two panels compositing B (tone mapped) and C
+ *
+ * Every tile is drawn with its own graphics pipeline (a shader pair, a vertex
+ * layout, blending, specialization constants, the pass's attachment
+ * configuration): 48 + 24 + 24 + 8 occluders + 2 panels = 106 graphics
+ * pipelines and one compute pipeline, all requested from the cache every
+ * frame from create infos rebuilt in one reused buffer.
+ *
+ * On the dynamic-rendering backend passes are vkCmdBeginRendering and
+ * pipelines chain VkPipelineRenderingCreateInfo. On the legacy backend the
+ * scene creates its own execution render passes and framebuffers, begins
+ * those, and names the cache's compatibility passes (requested with the same
+ * VkRenderPassCreateInfo) only in pipeline create infos.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "scene.h"
+#include "demo-vk.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define COLOR_LDR VK_FORMAT_R8G8B8A8_UNORM
+#define COLOR_HDR VK_FORMAT_R16G16B16A16_SFLOAT
+#define DEPTH     VK_FORMAT_D32_SFLOAT
+
+enum { PASS_B, PASS_C, PASS_PRE, PASS_A, N_PASSES };
+enum { VERTEX_PNU, VERTEX_PC, VERTEX_NONE };
+enum { LAYOUT_MESH, LAYOUT_DEPTH, LAYOUT_COMPOSITE, LAYOUT_COMPUTE, N_PIPELINE_LAYOUTS };
+enum { SET_SCENE, SET_COMPOSITE, SET_COMPUTE, N_SET_LAYOUTS };
+enum { SAMPLER_TEXTURE, SAMPLER_LINEAR_CLAMP, SAMPLER_NEAREST_CLAMP, N_SAMPLERS };
+
+#define TEXTURE_SIZE 32
+#define SCENE_UBO_SIZE (16 * 16) /* vec4 light_dir[4], light_color[4], palette[8] */
+#define PUSH_SIZE 32             /* vec4 rect, vec4 params */
+#define MAX_GRAPHICS 128
+
+/* PNU: a disc (8-triangle fan) whose normals lean outwards; PC: a hexagon
+ * with rainbow vertex colours. Both fans go by increasing angle in normalized
+ * device coordinates, which is clockwise in Vulkan's y-down framebuffer
+ * space: the front face is VK_FRONT_FACE_CLOCKWISE. */
+#define DISC_SEGMENTS 8
+#define HEX_SEGMENTS 6
+#define PNU_STRIDE (8 * sizeof (float))
+#define PC_STRIDE (7 * sizeof (float))
+
+typedef struct {
+  int pass;
+  PscDemoShader vs;
+  PscDemoShader fs;          /* PSC_DEMO_SHADER_COUNT: no fragment stage */
+  int vertex_layout;
+  int pipeline_layout;
+  gboolean blend;
+  guint n_spec;
+  gint32 spec[2];
+  VkCullModeFlags cull;
+  gboolean dynamic_depth_bias;
+  gboolean depth_test;
+  gboolean depth_write;
+  /* draw */
+  float rect[4];
+  float params[4];
+} PipelineDesc;
+
+typedef struct {
+  VkImage image;
+  VkDeviceMemory memory;
+  VkImageView view;
+} Image;
+
+typedef struct {
+  VkBuffer buffer;
+  VkDeviceMemory memory;
+  void *map;
+  VkDeviceSize size;
+} Buffer;
+
+typedef struct {
+  VkFormat color_format;       /* VK_FORMAT_UNDEFINED: depth only */
+  VkSampleCountFlagBits samples;
+  gboolean resolve;
+  gboolean load_depth;
+  VkClearColorValue clear;
+  VkRenderPass exec_pass;      /* legacy: ours, begun every frame */
+  VkRenderPass compat_pass;    /* legacy: the cache's, only in pipeline create infos */
+  VkFramebuffer framebuffer;   /* legacy */
+} Pass;
+
+/* One reused buffer for a graphics create info, rebuilt for every request. */
+typedef struct {
+  VkGraphicsPipelineCreateInfo ci;
+  VkPipelineRenderingCreateInfo rendering;
+  VkFormat color_format;
+  VkPipelineShaderStageCreateInfo stages[2];
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry spec_entries[2];
+  gint32 spec_data[2];
+  VkPipelineVertexInputStateCreateInfo vertex_input;
+  VkVertexInputBindingDescription binding;
+  VkVertexInputAttributeDescription attributes[3];
+  VkPipelineInputAssemblyStateCreateInfo input_assembly;
+  VkPipelineViewportStateCreateInfo viewport;
+  VkPipelineRasterizationStateCreateInfo raster;
+  VkPipelineMultisampleStateCreateInfo multisample;
+  VkPipelineDepthStencilStateCreateInfo depth;
+  VkPipelineColorBlendStateCreateInfo blend;
+  VkPipelineColorBlendAttachmentState blend_attachment;
+  VkPipelineDynamicStateCreateInfo dynamic;
+  VkDynamicState dynamic_states[3];
+} GraphicsCiBuffer;
+
+typedef struct {
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry spec_entry;
+  float saturation;
+} ComputeCiBuffer;
+
+struct _PscDemoScene {
+  PscCache *cache;
+  PscDevice *device;
+  PscDemoVk vk;
+  PscBackend backend;          /* resolved: DYNAMIC_RENDERING or LEGACY */
+  gboolean prepared;
+  PscDemoRecorder *recorder;
+  PscDemoRecorder *own_recorder;
+
+  guint width, height;
+  guint frame;                 /* frames rendered so far */
+
+  VkShaderModule shaders[PSC_DEMO_SHADER_COUNT];
+  VkSampler samplers[N_SAMPLERS];
+  VkDescriptorSetLayout set_layouts[N_SET_LAYOUTS];
+  VkPipelineLayout pipeline_layouts[N_PIPELINE_LAYOUTS];
+
+  Pass passes[N_PASSES];
+
+  PipelineDesc descs[MAX_GRAPHICS];
+  guint n_descs;
+  VkPipeline pipelines[MAX_GRAPHICS];
+  guint32 prepared_ids[MAX_GRAPHICS];
+  VkPipeline compute_pipeline;
+  guint32 compute_prepared_id;
+
+  GraphicsCiBuffer gci;
+  ComputeCiBuffer cci;
+
+  /* targets (recreated on resize) */
+  Image a_color, a_depth, b_color, b_depth, c_color, c_depth, c_resolve;
+  Buffer readback;
+
+  /* static resources */
+  Image texture;
+  Buffer scene_ubo;
+  Buffer pnu_vertices;
+  Buffer pc_vertices;
+  VkDescriptorPool descriptor_pool;
+  VkDescriptorSet sets[N_SET_LAYOUTS];
+
+  VkCommandPool command_pool;
+  VkCommandBuffer cmd;
+  VkFence fence;
+
+  guint8 *pixels;
+  guint pixels_width, pixels_height;
+
+  /* accounting */
+  PscDemoCallTime hit, created, pipeline_hit, pipeline_created;
+  guint64 creations_after_frame_1;
+  guint64 first_frame_ns, later_frames_ns;
+};
+
+/* ------------------------------------------------------------------------ */
+
+static guint64
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + (guint64) ts.tv_nsec;
+}
+
+static guint64
+total_creations (PscCache *cache)
+{
+  guint64 n = 0;
+
+  for (int k = 0; k < PSC_OBJECT_KIND_COUNT; k++)
+    n += psc_cache_get_counter (cache, (PscObjectKind) k, PSC_COUNTER_CREATIONS);
+  return n;
+}
+
+static gboolean
+vk_failed (GError **error, VkResult r, const char *what)
+{
+  g_set_error (error, PSC_ERROR, PSC_ERROR_VULKAN, "%s failed (VkResult %d)", what, (int) r);
+  return FALSE;
+}
+
+#define VK_TRY(expr) \
+  G_STMT_START { \
+    VkResult r_ = (expr); \
+    if (r_ != VK_SUCCESS) \
+      return vk_failed (error, r_, #expr); \
+  } G_STMT_END
+
+/* Wraps a cache call: times it and sorts it into hit or created by whether
+ * the kind's creations counter moved. */
+typedef struct {
+  guint64 t0;
+  guint64 creations;
+  PscObjectKind kind;
+} CallTimer;
+
+static void
+call_begin (PscDemoScene *s, CallTimer *t, PscObjectKind kind)
+{
+  t->kind = kind;
+  t->creations = psc_cache_get_counter (s->cache, kind, PSC_COUNTER_CREATIONS);
+  t->t0 = now_ns ();
+}
+
+static void
+call_end (PscDemoScene *s, CallTimer *t, gboolean pipeline)
+{
+  guint64 dt = now_ns () - t->t0;
+  gboolean created = psc_cache_get_counter (s->cache, t->kind, PSC_COUNTER_CREATIONS) != t->creations;
+  PscDemoCallTime *bucket = created ? &s->created : &s->hit;
+
+  bucket->calls++;
+  bucket->ns += dt;
+  if (pipeline)
+    {
+      bucket = created ? &s->pipeline_created : &s->pipeline_hit;
+      bucket->calls++;
+      bucket->ns += dt;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Buffers and images
+ */
+
+static gboolean
+bind_memory (PscDemoScene *s, VkMemoryRequirements *req, VkMemoryPropertyFlags flags,
+             VkDeviceMemory *memory, GError **error)
+{
+  int type = psc_demo_vk_memory_type (&s->vk, req->memoryTypeBits, flags);
+  VkMemoryAllocateInfo ai = {
+    .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+    .allocationSize = req->size,
+  };
+
+  if (type < 0 && (flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0)
+    type = psc_demo_vk_memory_type (&s->vk, req->memoryTypeBits,
+                                    flags & ~VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (type < 0)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_VULKAN,
+                   "no memory type with property flags 0x%x", (unsigned) flags);
+      return FALSE;
+    }
+  ai.memoryTypeIndex = (guint32) type;
+  VK_TRY (s->vk.vkAllocateMemory (s->vk.device, &ai, s->vk.allocator, memory));
+  return TRUE;
+}
+
+static gboolean
+buffer_create (PscDemoScene *s, Buffer *b, VkDeviceSize size, VkBufferUsageFlags usage,
+               gboolean host, GError **error)
+{
+  VkBufferCreateInfo bi = {
+    .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+    .size = size,
+    .usage = usage,
+    .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+  };
+  VkMemoryRequirements req;
+
+  b->size = size;
+  VK_TRY (s->vk.vkCreateBuffer (s->vk.device, &bi, s->vk.allocator, &b->buffer));
+  s->vk.vkGetBufferMemoryRequirements (s->vk.device, b->buffer, &req);
+  if (!bind_memory (s, &req,
+                    host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                         : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                    &b->memory, error))
+    return FALSE;
+  VK_TRY (s->vk.vkBindBufferMemory (s->vk.device, b->buffer, b->memory, 0));
+  if (host)
+    VK_TRY (s->vk.vkMapMemory (s->vk.device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map));
+  return TRUE;
+}
+
+static void
+buffer_destroy (PscDemoScene *s, Buffer *b)
+{
+  if (b->map != NULL)
+    s->vk.vkUnmapMemory (s->vk.device, b->memory);
+  s->vk.vkDestroyBuffer (s->vk.device, b->buffer, s->vk.allocator);
+  s->vk.vkFreeMemory (s->vk.device, b->memory, s->vk.allocator);
+  memset (b, 0, sizeof *b);
+}
+
+static gboolean
+image_create (PscDemoScene *s, Image *img, VkFormat format, VkSampleCountFlagBits samples,
+              VkImageUsageFlags usage, guint width, guint height, GError **error)
+{
+  gboolean depth = format == DEPTH;
+  VkImageCreateInfo ii = {
+    .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+    .imageType = VK_IMAGE_TYPE_2D,
+    .format = format,
+    .extent = { width, height, 1 },
+    .mipLevels = 1,
+    .arrayLayers = 1,
+    .samples = samples,
+    .tiling = VK_IMAGE_TILING_OPTIMAL,
+    .usage = usage,
+    .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+  };
+  VkImageViewCreateInfo vi = {
+    .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+    .viewType = VK_IMAGE_VIEW_TYPE_2D,
+    .format = format,
+    .subresourceRange = {
+      .aspectMask = depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT,
+      .levelCount = 1,
+      .layerCount = 1,
+    },
+  };
+  VkMemoryRequirements req;
+
+  VK_TRY (s->vk.vkCreateImage (s->vk.device, &ii, s->vk.allocator, &img->image));
+  s->vk.vkGetImageMemoryRequirements (s->vk.device, img->image, &req);
+  if (!bind_memory (s, &req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &img->memory, error))
+    return FALSE;
+  VK_TRY (s->vk.vkBindImageMemory (s->vk.device, img->image, img->memory, 0));
+  vi.image = img->image;
+  VK_TRY (s->vk.vkCreateImageView (s->vk.device, &vi, s->vk.allocator, &img->view));
+  return TRUE;
+}
+
+static void
+image_destroy (PscDemoScene *s, Image *img)
+{
+  s->vk.vkDestroyImageView (s->vk.device, img->view, s->vk.allocator);
+  s->vk.vkDestroyImage (s->vk.device, img->image, s->vk.allocator);
+  s->vk.vkFreeMemory (s->vk.device, img->memory, s->vk.allocator);
+  memset (img, 0, sizeof *img);
+}
+
+static VkImageMemoryBarrier
+image_barrier (VkImage image, gboolean depth, VkAccessFlags src, VkAccessFlags dst,
+               VkImageLayout from, VkImageLayout to)
+{
+  VkImageMemoryBarrier b = {
+    .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+    .srcAccessMask = src,
+    .dstAccessMask = dst,
+    .oldLayout = from,
+    .newLayout = to,
+    .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+    .image = image,
+    .subresourceRange = {
+      .aspectMask = depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT,
+      .levelCount = 1,
+      .layerCount = 1,
+    },
+  };
+  return b;
+}
+
+/* ------------------------------------------------------------------------
+ * Command submission
+ */
+
+static gboolean
+begin_commands (PscDemoScene *s, GError **error)
+{
+  VkCommandBufferBeginInfo bi = {
+    .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+  };
+
+  VK_TRY (s->vk.vkResetCommandBuffer (s->cmd, 0));
+  VK_TRY (s->vk.vkBeginCommandBuffer (s->cmd, &bi));
+  return TRUE;
+}
+
+static gboolean
+submit_and_wait (PscDemoScene *s, GError **error)
+{
+  VkSubmitInfo si = {
+    .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+    .commandBufferCount = 1,
+    .pCommandBuffers = &s->cmd,
+  };
+
+  VK_TRY (s->vk.vkEndCommandBuffer (s->cmd));
+  VK_TRY (s->vk.vkQueueSubmit (s->vk.queue, 1, &si, s->fence));
+  VK_TRY (s->vk.vkWaitForFences (s->vk.device, 1, &s->fence, VK_TRUE, UINT64_MAX));
+  VK_TRY (s->vk.vkResetFences (s->vk.device, 1, &s->fence));
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------
+ * Cache-owned objects: shaders, samplers, layouts
+ */
+
+static gboolean
+register_shaders (PscDemoScene *s, GError **error)
+{
+  for (int i = 0; i < PSC_DEMO_SHADER_COUNT; i++)
+    {
+      gsize size;
+      const guint32 *code = psc_demo_shader_spirv ((PscDemoShader) i, &size);
+      CallTimer t;
+
+      call_begin (s, &t, PSC_OBJECT_KIND_SHADER_MODULE);
+      s->shaders[i] = psc_cache_register_shader (s->cache, code, size, error);
+      call_end (s, &t, FALSE);
+      if (s->shaders[i] == VK_NULL_HANDLE)
+        {
+          g_prefix_error (error, "registering shader %s: ", psc_demo_shader_name ((PscDemoShader) i));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+get_samplers (PscDemoScene *s, GError **error)
+{
+  for (int i = 0; i < N_SAMPLERS; i++)
+    {
+      VkSamplerCreateInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .magFilter = i == SAMPLER_LINEAR_CLAMP ? VK_FILTER_LINEAR : VK_FILTER_NEAREST,
+        .minFilter = i == SAMPLER_LINEAR_CLAMP ? VK_FILTER_LINEAR : VK_FILTER_NEAREST,
+        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+        .addressModeU = i == SAMPLER_TEXTURE ? VK_SAMPLER_ADDRESS_MODE_REPEAT
+                                             : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .addressModeV = i == SAMPLER_TEXTURE ? VK_SAMPLER_ADDRESS_MODE_REPEAT
+                                             : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .maxLod = 0.25f,
+        .borderColor = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK,
+      };
+      CallTimer t;
+
+      call_begin (s, &t, PSC_OBJECT_KIND_SAMPLER);
+      s->samplers[i] = psc_cache_get_sampler (s->cache, &si, error);
+      call_end (s, &t, FALSE);
+      if (s->samplers[i] == VK_NULL_HANDLE)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+get_layouts (PscDemoScene *s, GError **error)
+{
+  VkSampler composite_samplers[2] = {
+    s->samplers[SAMPLER_LINEAR_CLAMP], s->samplers[SAMPLER_NEAREST_CLAMP],
+  };
+  VkDescriptorSetLayoutBinding scene_bindings[2] = {
+    { .binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+      .descriptorCount = 1,
+      .stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT },
+    { .binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+      .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT,
+      .pImmutableSamplers = &s->samplers[SAMPLER_TEXTURE] },
+  };
+  VkDescriptorSetLayoutBinding composite_binding = {
+    .binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+    .descriptorCount = 2, .stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT,
+    .pImmutableSamplers = composite_samplers,
+  };
+  VkDescriptorSetLayoutBinding compute_binding = {
+    .binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+  };
+  const struct { guint32 n; const VkDescriptorSetLayoutBinding *b; } sets[N_SET_LAYOUTS] = {
+    [SET_SCENE] = { 2, scene_bindings },
+    [SET_COMPOSITE] = { 1, &composite_binding },
+    [SET_COMPUTE] = { 1, &compute_binding },
+  };
+  VkPushConstantRange push_mesh = {
+    VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, PUSH_SIZE,
+  };
+  VkPushConstantRange push_depth = { VK_SHADER_STAGE_VERTEX_BIT, 0, PUSH_SIZE };
+  VkPushConstantRange push_compute = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 4 };
+  VkDescriptorSetLayout l_mesh[1], l_composite[2], l_compute[1];
+  struct { guint32 n; const VkDescriptorSetLayout *l; const VkPushConstantRange *push; } layouts[N_PIPELINE_LAYOUTS];
+
+  for (int i = 0; i < N_SET_LAYOUTS; i++)
+    {
+      VkDescriptorSetLayoutCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = sets[i].n,
+        .pBindings = sets[i].b,
+      };
+      CallTimer t;
+
+      call_begin (s, &t, PSC_OBJECT_KIND_DESCRIPTOR_SET_LAYOUT);
+      s->set_layouts[i] = psc_cache_get_descriptor_set_layout (s->cache, &ci, error);
+      call_end (s, &t, FALSE);
+      if (s->set_layouts[i] == VK_NULL_HANDLE)
+        return FALSE;
+    }
+
+  l_mesh[0] = s->set_layouts[SET_SCENE];
+  l_composite[0] = s->set_layouts[SET_SCENE];
+  l_composite[1] = s->set_layouts[SET_COMPOSITE];
+  l_compute[0] = s->set_layouts[SET_COMPUTE];
+  layouts[LAYOUT_MESH].n = 1;
+  layouts[LAYOUT_MESH].l = l_mesh;
+  layouts[LAYOUT_MESH].push = &push_mesh;
+  layouts[LAYOUT_DEPTH].n = 1;
+  layouts[LAYOUT_DEPTH].l = l_mesh;
+  layouts[LAYOUT_DEPTH].push = &push_depth;
+  layouts[LAYOUT_COMPOSITE].n = 2;
+  layouts[LAYOUT_COMPOSITE].l = l_composite;
+  layouts[LAYOUT_COMPOSITE].push = &push_mesh;
+  layouts[LAYOUT_COMPUTE].n = 1;
+  layouts[LAYOUT_COMPUTE].l = l_compute;
+  layouts[LAYOUT_COMPUTE].push = &push_compute;
+
+  for (int i = 0; i < N_PIPELINE_LAYOUTS; i++)
+    {
+      VkPipelineLayoutCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = layouts[i].n,
+        .pSetLayouts = layouts[i].l,
+        .pushConstantRangeCount = 1,
+        .pPushConstantRanges = layouts[i].push,
+      };
+      CallTimer t;
+
+      call_begin (s, &t, PSC_OBJECT_KIND_PIPELINE_LAYOUT);
+      s->pipeline_layouts[i] = psc_cache_get_pipeline_layout (s->cache, &ci, error);
+      call_end (s, &t, FALSE);
+      if (s->pipeline_layouts[i] == VK_NULL_HANDLE)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------
+ * Passes
+ */
+
+static void
+passes_init (PscDemoScene *s)
+{
+  Pass *p;
+
+  p = &s->passes[PASS_B];
+  p->color_format = COLOR_HDR;
+  p->samples = VK_SAMPLE_COUNT_1_BIT;
+  p->clear = (VkClearColorValue) { .float32 = { 0.02f, 0.03f, 0.08f, 1.0f } };
+
+  p = &s->passes[PASS_C];
+  p->color_format = COLOR_LDR;
+  p->samples = VK_SAMPLE_COUNT_4_BIT;
+  p->resolve = TRUE;
+  p->clear = (VkClearColorValue) { .float32 = { 0.10f, 0.04f, 0.06f, 1.0f } };
+
+  p = &s->passes[PASS_PRE];
+  p->color_format = VK_FORMAT_UNDEFINED;
+  p->samples = VK_SAMPLE_COUNT_1_BIT;
+
+  p = &s->passes[PASS_A];
+  p->color_format = COLOR_LDR;
+  p->samples = VK_SAMPLE_COUNT_1_BIT;
+  p->load_depth = TRUE;
+  p->clear = (VkClearColorValue) { .float32 = { 0.05f, 0.06f, 0.07f, 1.0f } };
+}
+
+/* The execution render pass of a pass (legacy backend). The same create info
+ * asks the cache for the compatibility pass. Layouts: the scene transitions
+ * attachments with explicit barriers before each pass, so every attachment
+ * starts and ends in its attachment-optimal layout. */
+typedef struct {
+  VkRenderPassCreateInfo ci;
+  VkAttachmentDescription attachments[3];
+  VkAttachmentReference color_ref, depth_ref, resolve_ref;
+  VkSubpassDescription subpass;
+} RenderPassInfo;
+
+static void
+render_pass_info (const Pass *p, RenderPassInfo *rp)
+{
+  guint32 n = 0;
+
+  memset (rp, 0, sizeof *rp);
+  if (p->color_format != VK_FORMAT_UNDEFINED)
+    {
+      rp->attachments[n] = (VkAttachmentDescription) {
+        .format = p->color_format,
+        .samples = p->samples,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = p->resolve ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+      };
+      rp->color_ref = (VkAttachmentReference) { n, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+      rp->subpass.colorAttachmentCount = 1;
+      rp->subpass.pColorAttachments = &rp->color_ref;
+      n++;
+    }
+  rp->attachments[n] = (VkAttachmentDescription) {
+    .format = DEPTH,
+    .samples = p->samples,
+    .loadOp = p->load_depth ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR,
+    .storeOp = p->color_format == VK_FORMAT_UNDEFINED ? VK_ATTACHMENT_STORE_OP_STORE
+                                                      : VK_ATTACHMENT_STORE_OP_DONT_CARE,
+    .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+    .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+    .initialLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+    .finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+  };
+  rp->depth_ref = (VkAttachmentReference) { n, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL };
+  rp->subpass.pDepthStencilAttachment = &rp->depth_ref;
+  n++;
+  if (p->resolve)
+    {
+      rp->attachments[n] = (VkAttachmentDescription) {
+        .format = p->color_format,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+      };
+      rp->resolve_ref = (VkAttachmentReference) { n, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+      rp->subpass.pResolveAttachments = &rp->resolve_ref;
+      n++;
+    }
+  rp->subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  rp->ci = (VkRenderPassCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+    .attachmentCount = n,
+    .pAttachments = rp->attachments,
+    .subpassCount = 1,
+    .pSubpasses = &rp->subpass,
+  };
+}
+
+/* Legacy: our execution passes, and the cache's compatibility passes for
+ * them. Requested again after a resize, the compatibility passes must hit. */
+static gboolean
+get_compat_passes (PscDemoScene *s, GError **error)
+{
+  for (int i = 0; i < N_PASSES; i++)
+    {
+      RenderPassInfo rp;
+      CallTimer t;
+      VkRenderPass compat;
+
+      render_pass_info (&s->passes[i], &rp);
+      call_begin (s, &t, PSC_OBJECT_KIND_RENDER_PASS);
+      compat = psc_cache_get_compat_render_pass (s->cache, &rp.ci, error);
+      call_end (s, &t, FALSE);
+      if (compat == VK_NULL_HANDLE)
+        return FALSE;
+      s->passes[i].compat_pass = compat;
+    }
+  return TRUE;
+}
+
+static gboolean
+create_exec_passes (PscDemoScene *s, GError **error)
+{
+  for (int i = 0; i < N_PASSES; i++)
+    {
+      RenderPassInfo rp;
+
+      render_pass_info (&s->passes[i], &rp);
+      VK_TRY (s->vk.vkCreateRenderPass (s->vk.device, &rp.ci, s->vk.allocator,
+                                        &s->passes[i].exec_pass));
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------
+ * Targets (recreated on resize)
+ */
+
+static void
+destroy_targets (PscDemoScene *s)
+{
+  for (int i = 0; i < N_PASSES; i++)
+    {
+      s->vk.vkDestroyFramebuffer (s->vk.device, s->passes[i].framebuffer, s->vk.allocator);
+      s->passes[i].framebuffer = VK_NULL_HANDLE;
+    }
+  image_destroy (s, &s->a_color);
+  image_destroy (s, &s->a_depth);
+  image_destroy (s, &s->b_color);
+  image_destroy (s, &s->b_depth);
+  image_destroy (s, &s->c_color);
+  image_destroy (s, &s->c_depth);
+  image_destroy (s, &s->c_resolve);
+  buffer_destroy (s, &s->readback);
+}
+
+static void
+update_composite_set (PscDemoScene *s)
+{
+  VkDescriptorImageInfo images[2] = {
+    { VK_NULL_HANDLE, s->b_color.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL },
+    { VK_NULL_HANDLE, s->c_resolve.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL },
+  };
+  VkWriteDescriptorSet w = {
+    .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+    .dstSet = s->sets[SET_COMPOSITE],
+    .dstBinding = 0,
+    .descriptorCount = 2,
+    .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+    .pImageInfo = images,
+  };
+
+  s->vk.vkUpdateDescriptorSets (s->vk.device, 1, &w, 0, NULL);
+}
+
+static gboolean
+create_framebuffer (PscDemoScene *s, int pass, guint n, const VkImageView *views, GError **error)
+{
+  VkFramebufferCreateInfo fi = {
+    .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+    .renderPass = s->passes[pass].exec_pass,
+    .attachmentCount = n,
+    .pAttachments = views,
+    .width = s->width,
+    .height = s->height,
+    .layers = 1,
+  };
+
+  VK_TRY (s->vk.vkCreateFramebuffer (s->vk.device, &fi, s->vk.allocator, &s->passes[pass].framebuffer));
+  return TRUE;
+}
+
+static gboolean
+create_targets (PscDemoScene *s, GError **error)
+{
+  const VkImageUsageFlags color = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+  const VkImageUsageFlags depth = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+  guint w = s->width, h = s->height;
+
+  if (!image_create (s, &s->a_color, COLOR_LDR, VK_SAMPLE_COUNT_1_BIT,
+                     color | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, w, h, error) ||
+      !image_create (s, &s->a_depth, DEPTH, VK_SAMPLE_COUNT_1_BIT, depth, w, h, error) ||
+      !image_create (s, &s->b_color, COLOR_HDR, VK_SAMPLE_COUNT_1_BIT,
+                     color | VK_IMAGE_USAGE_SAMPLED_BIT, w, h, error) ||
+      !image_create (s, &s->b_depth, DEPTH, VK_SAMPLE_COUNT_1_BIT, depth, w, h, error) ||
+      !image_create (s, &s->c_color, COLOR_LDR, VK_SAMPLE_COUNT_4_BIT, color, w, h, error) ||
+      !image_create (s, &s->c_depth, DEPTH, VK_SAMPLE_COUNT_4_BIT, depth, w, h, error) ||
+      !image_create (s, &s->c_resolve, COLOR_LDR, VK_SAMPLE_COUNT_1_BIT,
+                     color | VK_IMAGE_USAGE_SAMPLED_BIT, w, h, error) ||
+      !buffer_create (s, &s->readback, (VkDeviceSize) w * h * 4,
+                      VK_BUFFER_USAGE_TRANSFER_DST_BIT, TRUE, error))
+    return FALSE;
+
+  if (s->backend == PSC_BACKEND_LEGACY)
+    {
+      VkImageView b[2] = { s->b_color.view, s->b_depth.view };
+      VkImageView c[3] = { s->c_color.view, s->c_depth.view, s->c_resolve.view };
+      VkImageView pre[1] = { s->a_depth.view };
+      VkImageView a[2] = { s->a_color.view, s->a_depth.view };
+
+      if (!create_framebuffer (s, PASS_B, 2, b, error) ||
+          !create_framebuffer (s, PASS_C, 3, c, error) ||
+          !create_framebuffer (s, PASS_PRE, 1, pre, error) ||
+          !create_framebuffer (s, PASS_A, 2, a, error))
+        return FALSE;
+    }
+
+  update_composite_set (s);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------
+ * Static resources: meshes, texture, uniform buffer, descriptor sets
+ */
+
+static gboolean
+create_meshes (PscDemoScene *s, GError **error)
+{
+  float *v;
+
+  if (!buffer_create (s, &s->pnu_vertices, DISC_SEGMENTS * 3 * PNU_STRIDE,
+                      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, TRUE, error) ||
+      !buffer_create (s, &s->pc_vertices, HEX_SEGMENTS * 3 * PC_STRIDE,
+                      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, TRUE, error))
+    return FALSE;
+
+  v = s->pnu_vertices.map;
+  for (int i = 0; i < DISC_SEGMENTS; i++)
+    {
+      float a[2] = { 2.0f * (float) G_PI * i / DISC_SEGMENTS,
+                     2.0f * (float) G_PI * (i + 1) / DISC_SEGMENTS };
+      float pts[3][2] = { { 0, 0 }, { cosf (a[0]), sinf (a[0]) }, { cosf (a[1]), sinf (a[1]) } };
+
+      for (int k = 0; k < 3; k++)
+        {
+          float nx = pts[k][0] * 0.8f, ny = pts[k][1] * 0.8f, nz = 0.6f;
+          *v++ = pts[k][0]; *v++ = pts[k][1]; *v++ = 0.0f;
+          *v++ = nx; *v++ = ny; *v++ = nz;
+          *v++ = pts[k][0] * 0.5f + 0.5f; *v++ = pts[k][1] * 0.5f + 0.5f;
+        }
+    }
+
+  v = s->pc_vertices.map;
+  for (int i = 0; i < HEX_SEGMENTS; i++)
+    {
+      float a[2] = { 2.0f * (float) G_PI * i / HEX_SEGMENTS,
+                     2.0f * (float) G_PI * (i + 1) / HEX_SEGMENTS };
+      float pts[3][2] = { { 0, 0 }, { cosf (a[0]), sinf (a[0]) }, { cosf (a[1]), sinf (a[1]) } };
+      float col[3][4] = {
+        { 1.0f, 1.0f, 1.0f, 1.0f },
+        { (i % 3) == 0, (i % 3) == 1, (i % 3) == 2, 1.0f },
+        { ((i + 1) % 3) == 0, ((i + 1) % 3) == 1, ((i + 1) % 3) == 2, 1.0f },
+      };
+
+      for (int k = 0; k < 3; k++)
+        {
+          *v++ = pts[k][0]; *v++ = pts[k][1]; *v++ = 0.0f;
+          for (int c = 0; c < 4; c++)
+            *v++ = col[k][c];
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+create_texture (PscDemoScene *s, GError **error)
+{
+  Buffer staging = { 0 };
+  guint8 *p;
+  VkBufferImageCopy region = {
+    .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+    .imageExtent = { TEXTURE_SIZE, TEXTURE_SIZE, 1 },
+  };
+  VkImageMemoryBarrier b;
+  gboolean ok = FALSE;
+
+  if (!image_create (s, &s->texture, COLOR_LDR, VK_SAMPLE_COUNT_1_BIT,
+                     VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                     TEXTURE_SIZE, TEXTURE_SIZE, error))
+    return FALSE;
+  if (!buffer_create (s, &staging, TEXTURE_SIZE * TEXTURE_SIZE * 4,
+                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT, TRUE, error))
+    goto out;
+
+  /* A checkerboard with a diagonal stripe, so tiling and orientation show. */
+  p = staging.map;
+  for (int y = 0; y < TEXTURE_SIZE; y++)
+    for (int x = 0; x < TEXTURE_SIZE; x++)
+      {
+        gboolean check = ((x / 8) + (y / 8)) % 2 == 0;
+        gboolean stripe = ABS (x - y) < 3;
+        *p++ = stripe ? 255 : check ? 230 : 60;
+        *p++ = stripe ? 200 : check ? 230 : 60;
+        *p++ = stripe ? 40 : check ? 230 : 60;
+        *p++ = 255;
+      }
+
+  if (!begin_commands (s, error))
+    goto out;
+  b = image_barrier (s->texture.image, FALSE, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
+                     VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+  s->recorder->pipeline_barrier (s->recorder, s->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT, 0, NULL, 0, NULL, 1, &b);
+  s->recorder->copy_buffer_to_image (s->recorder, s->cmd, staging.buffer, s->texture.image,
+                                     VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+  b = image_barrier (s->texture.image, FALSE, VK_ACCESS_TRANSFER_WRITE_BIT,
+                     VK_ACCESS_SHADER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+  s->recorder->pipeline_barrier (s->recorder, s->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                 VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, NULL, 0, NULL, 1, &b);
+  ok = submit_and_wait (s, error);
+
+out:
+  buffer_destroy (s, &staging);
+  return ok;
+}
+
+static gboolean
+create_descriptors (PscDemoScene *s, GError **error)
+{
+  VkDescriptorPoolSize sizes[] = {
+    { VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1 },
+    { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1 },
+    { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3 },
+  };
+  VkDescriptorPoolCreateInfo pi = {
+    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+    .maxSets = N_SET_LAYOUTS,
+    .poolSizeCount = G_N_ELEMENTS (sizes),
+    .pPoolSizes = sizes,
+  };
+  VkDescriptorSetAllocateInfo ai = {
+    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+    .descriptorSetCount = N_SET_LAYOUTS,
+    .pSetLayouts = s->set_layouts,
+  };
+  VkDescriptorBufferInfo ubo = { s->scene_ubo.buffer, 0, SCENE_UBO_SIZE };
+  VkDescriptorImageInfo tex = { VK_NULL_HANDLE, s->texture.view,
+                                VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL };
+  VkWriteDescriptorSet w[3] = {
+    { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0,
+      .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+      .pBufferInfo = &ubo },
+    { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 1,
+      .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+      .pImageInfo = &tex },
+    { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0,
+      .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+      .pBufferInfo = &ubo },
+  };
+
+  VK_TRY (s->vk.vkCreateDescriptorPool (s->vk.device, &pi, s->vk.allocator, &s->descriptor_pool));
+  ai.descriptorPool = s->descriptor_pool;
+  VK_TRY (s->vk.vkAllocateDescriptorSets (s->vk.device, &ai, s->sets));
+  w[0].dstSet = s->sets[SET_SCENE];
+  w[1].dstSet = s->sets[SET_SCENE];
+  w[2].dstSet = s->sets[SET_COMPUTE];
+  s->vk.vkUpdateDescriptorSets (s->vk.device, G_N_ELEMENTS (w), w, 0, NULL);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------
+ * The pipeline set
+ */
+
+static PipelineDesc *
+add_desc (PscDemoScene *s, int pass, PscDemoShader vs, PscDemoShader fs)
+{
+  PipelineDesc *d;
+
+  g_assert (s->n_descs < MAX_GRAPHICS);
+  d = &s->descs[s->n_descs++];
+  memset (d, 0, sizeof *d);
+  d->pass = pass;
+  d->vs = vs;
+  d->fs = fs;
+  d->vertex_layout = vs == PSC_DEMO_SHADER_VS_MESH_PNU ? VERTEX_PNU
+                   : vs == PSC_DEMO_SHADER_VS_MESH_PC ? VERTEX_PC : VERTEX_NONE;
+  d->pipeline_layout = LAYOUT_MESH;
+  d->depth_test = TRUE;
+  d->depth_write = TRUE;
+  d->cull = VK_CULL_MODE_BACK_BIT;
+  return d;
+}
+
+/* A grid of tiles, each with its own pipeline: a shader pair from @pairs,
+ * a material variant (0-3) and a light count, all as specialization
+ * constants. Every (pair, material, lights) triple is distinct. */
+static void
+add_grid (PscDemoScene *s, int pass, guint cols, guint rows, float y0, float y1,
+          const PscDemoShader (*pairs)[2], guint n_pairs, guint n_lights)
+{
+  guint n = cols * rows;
+  float cw = 2.0f / cols, ch = (y1 - y0) / rows;
+
+  g_assert (n == n_pairs * 4 * n_lights);
+  for (guint i = 0; i < n; i++)
+    {
+      guint pair = i % n_pairs;
+      PipelineDesc *d = add_desc (s, pass, pairs[pair][0], pairs[pair][1]);
+      guint col = i % cols, row = i / cols;
+
+      d->blend = d->fs == PSC_DEMO_SHADER_FS_COLOR_ALPHA;
+      d->n_spec = 2;
+      d->spec[0] = (gint32) ((i / n_pairs) % 4);
+      d->spec[1] = (gint32) (1 + (i / (n_pairs * 4)) % n_lights);
+      if (d->blend)
+        d->depth_write = FALSE;
+      if (i % 7 == 3)
+        d->cull = VK_CULL_MODE_NONE;
+      d->rect[0] = -1.0f + cw * (col + 0.5f);
+      d->rect[1] = y0 + ch * (row + 0.5f);
+      d->rect[2] = cw * 0.42f;
+      d->rect[3] = ch * 0.42f;
+      d->params[0] = 0.13f * (float) i;
+      d->params[1] = 0.2f + 0.15f * (float) (i % 5);
+      d->params[2] = (float) (i % 8);
+    }
+}
+
+static void
+build_pipeline_set (PscDemoScene *s)
+{
+  static const PscDemoShader pairs_a[4][2] = {
+    { PSC_DEMO_SHADER_VS_MESH_PNU, PSC_DEMO_SHADER_FS_LIT },
+    { PSC_DEMO_SHADER_VS_MESH_PNU, PSC_DEMO_SHADER_FS_TEXTURED },
+    { PSC_DEMO_SHADER_VS_MESH_PC, PSC_DEMO_SHADER_FS_COLOR },
+    { PSC_DEMO_SHADER_VS_MESH_PC, PSC_DEMO_SHADER_FS_COLOR_ALPHA },
+  };
+  static const PscDemoShader pairs_b[3][2] = {
+    { PSC_DEMO_SHADER_VS_MESH_PNU, PSC_DEMO_SHADER_FS_LIT_HDR },
+    { PSC_DEMO_SHADER_VS_MESH_PNU, PSC_DEMO_SHADER_FS_TEXTURED },
+    { PSC_DEMO_SHADER_VS_MESH_PC, PSC_DEMO_SHADER_FS_COLOR_ALPHA },
+  };
+  static const PscDemoShader pairs_c[3][2] = {
+    { PSC_DEMO_SHADER_VS_MESH_PNU, PSC_DEMO_SHADER_FS_LIT },
+    { PSC_DEMO_SHADER_VS_MESH_PC, PSC_DEMO_SHADER_FS_COLOR },
+    { PSC_DEMO_SHADER_VS_MESH_PNU, PSC_DEMO_SHADER_FS_TEXTURED },
+  };
+
+  s->n_descs = 0;
+  add_grid (s, PASS_B, 6, 4, -1.0f, 1.0f, pairs_b, 3, 2);
+  add_grid (s, PASS_C, 6, 4, -1.0f, 1.0f, pairs_c, 3, 2);
+
+  /* Depth-only occluders over target A's grid: two vertex layouts x culling
+   * x a dynamic depth bias, no fragment stage. */
+  for (guint i = 0; i < 8; i++)
+    {
+      PipelineDesc *d = add_desc (s, PASS_PRE,
+                                  (i & 1) ? PSC_DEMO_SHADER_VS_MESH_PC : PSC_DEMO_SHADER_VS_MESH_PNU,
+                                  PSC_DEMO_SHADER_COUNT);
+      d->pipeline_layout = LAYOUT_DEPTH;
+      d->cull = (i & 2) ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE;
+      d->dynamic_depth_bias = (i & 4) != 0;
+      d->rect[0] = -0.85f + 0.24f * (float) i;
+      d->rect[1] = (i % 2) ? -0.55f : -0.05f;
+      d->rect[2] = 0.09f;
+      d->rect[3] = 0.12f;
+      d->params[0] = 0.3f * (float) i;
+      d->params[1] = 0.1f;
+    }
+
+  add_grid (s, PASS_A, 8, 6, -1.0f, 0.3f, pairs_a, 4, 3);
+
+  /* Composite panels: B tone mapped (left), C resolved (right). */
+  for (guint i = 0; i < 2; i++)
+    {
+      PipelineDesc *d = add_desc (s, PASS_A, PSC_DEMO_SHADER_VS_PANEL,
+                                  PSC_DEMO_SHADER_FS_COMPOSITE);
+      d->pipeline_layout = LAYOUT_COMPOSITE;
+      d->n_spec = 1;
+      d->spec[0] = (gint32) i;
+      d->cull = VK_CULL_MODE_NONE;
+      d->depth_test = FALSE;
+      d->depth_write = FALSE;
+      d->rect[0] = i == 0 ? -0.5f : 0.5f;
+      d->rect[1] = 0.66f;
+      d->rect[2] = 0.48f;
+      d->rect[3] = 0.32f;
+      d->params[1] = 0.0f;
+    }
+}
+
+/* Rebuilds the create info for @d in the scene's one reused buffer. */
+static const VkGraphicsPipelineCreateInfo *
+build_graphics_ci (PscDemoScene *s, const PipelineDesc *d)
+{
+  GraphicsCiBuffer *g = &s->gci;
+  const Pass *p = &s->passes[d->pass];
+  guint n_stages = 0;
+
+  memset (g, 0, sizeof *g);
+
+  g->stages[n_stages++] = (VkPipelineShaderStageCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+    .stage = VK_SHADER_STAGE_VERTEX_BIT,
+    .module = s->shaders[d->vs],
+    .pName = "main",
+  };
+  if (d->fs != PSC_DEMO_SHADER_COUNT)
+    {
+      g->stages[n_stages] = (VkPipelineShaderStageCreateInfo) {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+        .module = s->shaders[d->fs],
+        .pName = "main",
+      };
+      if (d->n_spec > 0)
+        {
+          for (guint i = 0; i < d->n_spec; i++)
+            {
+              g->spec_entries[i] = (VkSpecializationMapEntry) { i, i * 4, 4 };
+              g->spec_data[i] = d->spec[i];
+            }
+          g->spec = (VkSpecializationInfo) {
+            .mapEntryCount = d->n_spec,
+            .pMapEntries = g->spec_entries,
+            .dataSize = d->n_spec * 4,
+            .pData = g->spec_data,
+          };
+          g->stages[n_stages].pSpecializationInfo = &g->spec;
+        }
+      n_stages++;
+    }
+
+  g->vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
+  if (d->vertex_layout == VERTEX_PNU)
+    {
+      g->binding = (VkVertexInputBindingDescription) { 0, PNU_STRIDE, VK_VERTEX_INPUT_RATE_VERTEX };
+      g->attributes[0] = (VkVertexInputAttributeDescription) { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 };
+      g->attributes[1] = (VkVertexInputAttributeDescription) { 1, 0, VK_FORMAT_R32G32B32_SFLOAT, 12 };
+      g->attributes[2] = (VkVertexInputAttributeDescription) { 2, 0, VK_FORMAT_R32G32_SFLOAT, 24 };
+      g->vertex_input.vertexBindingDescriptionCount = 1;
+      g->vertex_input.pVertexBindingDescriptions = &g->binding;
+      g->vertex_input.vertexAttributeDescriptionCount = 3;
+      g->vertex_input.pVertexAttributeDescriptions = g->attributes;
+    }
+  else if (d->vertex_layout == VERTEX_PC)
+    {
+      g->binding = (VkVertexInputBindingDescription) { 0, PC_STRIDE, VK_VERTEX_INPUT_RATE_VERTEX };
+      g->attributes[0] = (VkVertexInputAttributeDescription) { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 };
+      g->attributes[1] = (VkVertexInputAttributeDescription) { 1, 0, VK_FORMAT_R32G32B32A32_SFLOAT, 12 };
+      g->vertex_input.vertexBindingDescriptionCount = 1;
+      g->vertex_input.pVertexBindingDescriptions = &g->binding;
+      g->vertex_input.vertexAttributeDescriptionCount = 2;
+      g->vertex_input.pVertexAttributeDescriptions = g->attributes;
+    }
+
+  g->input_assembly = (VkPipelineInputAssemblyStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+    .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+  };
+  g->viewport = (VkPipelineViewportStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+    .viewportCount = 1,
+    .scissorCount = 1,
+  };
+  g->raster = (VkPipelineRasterizationStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+    .polygonMode = VK_POLYGON_MODE_FILL,
+    .cullMode = d->cull,
+    .frontFace = VK_FRONT_FACE_CLOCKWISE,
+    .depthBiasEnable = d->dynamic_depth_bias,
+    .lineWidth = 1.0f,
+  };
+  g->multisample = (VkPipelineMultisampleStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+    .rasterizationSamples = p->samples,
+  };
+  g->depth = (VkPipelineDepthStencilStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+    .depthTestEnable = d->depth_test,
+    .depthWriteEnable = d->depth_write,
+    .depthCompareOp = d->depth_test ? VK_COMPARE_OP_LESS : VK_COMPARE_OP_ALWAYS,
+    .maxDepthBounds = 1.0f,
+  };
+  g->blend_attachment = (VkPipelineColorBlendAttachmentState) {
+    .blendEnable = d->blend,
+    .srcColorBlendFactor = d->blend ? VK_BLEND_FACTOR_SRC_ALPHA : VK_BLEND_FACTOR_ONE,
+    .dstColorBlendFactor = d->blend ? VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA : VK_BLEND_FACTOR_ZERO,
+    .colorBlendOp = VK_BLEND_OP_ADD,
+    .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+    .dstAlphaBlendFactor = d->blend ? VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA : VK_BLEND_FACTOR_ZERO,
+    .alphaBlendOp = VK_BLEND_OP_ADD,
+    .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                      VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT,
+  };
+  g->blend = (VkPipelineColorBlendStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+    .attachmentCount = p->color_format != VK_FORMAT_UNDEFINED ? 1 : 0,
+    .pAttachments = p->color_format != VK_FORMAT_UNDEFINED ? &g->blend_attachment : NULL,
+  };
+  g->dynamic_states[0] = VK_DYNAMIC_STATE_VIEWPORT;
+  g->dynamic_states[1] = VK_DYNAMIC_STATE_SCISSOR;
+  g->dynamic_states[2] = VK_DYNAMIC_STATE_DEPTH_BIAS;
+  g->dynamic = (VkPipelineDynamicStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+    .dynamicStateCount = d->dynamic_depth_bias ? 3 : 2,
+    .pDynamicStates = g->dynamic_states,
+  };
+
+  g->ci = (VkGraphicsPipelineCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+    .stageCount = n_stages,
+    .pStages = g->stages,
+    .pVertexInputState = &g->vertex_input,
+    .pInputAssemblyState = &g->input_assembly,
+    .pViewportState = &g->viewport,
+    .pRasterizationState = &g->raster,
+    .pMultisampleState = &g->multisample,
+    .pDepthStencilState = &g->depth,
+    .pColorBlendState = &g->blend,
+    .pDynamicState = &g->dynamic,
+    .layout = s->pipeline_layouts[d->pipeline_layout],
+    .basePipelineIndex = -1,
+  };
+
+  if (s->backend == PSC_BACKEND_DYNAMIC_RENDERING)
+    {
+      g->color_format = p->color_format;
+      g->rendering = (VkPipelineRenderingCreateInfo) {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+        .colorAttachmentCount = p->color_format != VK_FORMAT_UNDEFINED ? 1 : 0,
+        .pColorAttachmentFormats = p->color_format != VK_FORMAT_UNDEFINED ? &g->color_format : NULL,
+        .depthAttachmentFormat = DEPTH,
+        .stencilAttachmentFormat = VK_FORMAT_UNDEFINED,
+      };
+      g->ci.pNext = &g->rendering;
+    }
+  else
+    {
+      g->ci.renderPass = p->compat_pass;
+      g->ci.subpass = 0;
+    }
+  return &g->ci;
+}
+
+static const VkComputePipelineCreateInfo *
+build_compute_ci (PscDemoScene *s)
+{
+  ComputeCiBuffer *c = &s->cci;
+
+  memset (c, 0, sizeof *c);
+  c->saturation = 0.75f;
+  c->spec_entry = (VkSpecializationMapEntry) { 0, 0, sizeof (float) };
+  c->spec = (VkSpecializationInfo) {
+    .mapEntryCount = 1,
+    .pMapEntries = &c->spec_entry,
+    .dataSize = sizeof (float),
+    .pData = &c->saturation,
+  };
+  c->ci = (VkComputePipelineCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+    .stage = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+      .module = s->shaders[PSC_DEMO_SHADER_CS_PALETTE],
+      .pName = "main",
+      .pSpecializationInfo = &c->spec,
+    },
+    .layout = s->pipeline_layouts[LAYOUT_COMPUTE],
+    .basePipelineIndex = -1,
+  };
+  return &c->ci;
+}
+
+static gboolean
+prepare_pipelines (PscDemoScene *s, GError **error)
+{
+  for (guint i = 0; i < s->n_descs; i++)
+    {
+      s->prepared_ids[i] = psc_cache_prepare_graphics_pipeline (s->cache,
+                                                                build_graphics_ci (s, &s->descs[i]),
+                                                                error);
+      if (s->prepared_ids[i] == 0)
+        {
+          g_prefix_error (error, "preparing graphics pipeline %u: ", i);
+          return FALSE;
+        }
+    }
+  s->compute_prepared_id = psc_cache_prepare_compute_pipeline (s->cache, build_compute_ci (s), error);
+  if (s->compute_prepared_id == 0)
+    {
+      g_prefix_error (error, "preparing the compute pipeline: ");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Every frame, like an engine: get-or-create every pipeline. */
+static gboolean
+request_pipelines (PscDemoScene *s, GError **error)
+{
+  CallTimer t;
+
+  for (guint i = 0; i < s->n_descs; i++)
+    {
+      if (s->prepared)
+        {
+          call_begin (s, &t, PSC_OBJECT_KIND_GRAPHICS_PIPELINE);
+          s->pipelines[i] = psc_cache_get_prepared_pipeline (s->cache, s->prepared_ids[i], error);
+        }
+      else
+        {
+          const VkGraphicsPipelineCreateInfo *ci = build_graphics_ci (s, &s->descs[i]);
+
+          call_begin (s, &t, PSC_OBJECT_KIND_GRAPHICS_PIPELINE);
+          s->pipelines[i] = psc_cache_get_graphics_pipeline (s->cache, ci, error);
+        }
+      call_end (s, &t, TRUE);
+      if (s->pipelines[i] == VK_NULL_HANDLE)
+        {
+          g_prefix_error (error, "graphics pipeline %u: ", i);
+          return FALSE;
+        }
+    }
+
+  if (s->prepared)
+    {
+      call_begin (s, &t, PSC_OBJECT_KIND_COMPUTE_PIPELINE);
+      s->compute_pipeline = psc_cache_get_prepared_pipeline (s->cache, s->compute_prepared_id, error);
+    }
+  else
+    {
+      const VkComputePipelineCreateInfo *ci = build_compute_ci (s);
+
+      call_begin (s, &t, PSC_OBJECT_KIND_COMPUTE_PIPELINE);
+      s->compute_pipeline = psc_cache_get_compute_pipeline (s->cache, ci, error);
+    }
+  call_end (s, &t, TRUE);
+  if (s->compute_pipeline == VK_NULL_HANDLE)
+    {
+      g_prefix_error (error, "compute pipeline: ");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------
+ * Recording
+ */
+
+static void
+begin_pass (PscDemoScene *s, int pass)
+{
+  PscDemoRecorder *r = s->recorder;
+  const Pass *p = &s->passes[pass];
+  VkRect2D area = { { 0, 0 }, { s->width, s->height } };
+  VkViewport viewport = { 0.0f, 0.0f, (float) s->width, (float) s->height, 0.0f, 1.0f };
+
+  if (s->backend == PSC_BACKEND_DYNAMIC_RENDERING)
+    {
+      VkRenderingAttachmentInfo color = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = p->resolve ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
+        .clearValue = { .color = p->clear },
+      };
+      VkRenderingAttachmentInfo depth = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+        .loadOp = p->load_depth ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = p->color_format == VK_FORMAT_UNDEFINED ? VK_ATTACHMENT_STORE_OP_STORE
+                                                          : VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .clearValue = { .depthStencil = { 1.0f, 0 } },
+      };
+      VkRenderingInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = area,
+        .layerCount = 1,
+        .colorAttachmentCount = p->color_format != VK_FORMAT_UNDEFINED ? 1 : 0,
+        .pColorAttachments = &color,
+        .pDepthAttachment = &depth,
+      };
+
+      switch (pass)
+        {
+        case PASS_B:
+          color.imageView = s->b_color.view;
+          depth.imageView = s->b_depth.view;
+          break;
+        case PASS_C:
+          color.imageView = s->c_color.view;
+          color.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+          color.resolveImageView = s->c_resolve.view;
+          color.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+          depth.imageView = s->c_depth.view;
+          break;
+        case PASS_PRE:
+          depth.imageView = s->a_depth.view;
+          ri.pColorAttachments = NULL;
+          break;
+        case PASS_A:
+        default:
+          color.imageView = s->a_color.view;
+          depth.imageView = s->a_depth.view;
+          break;
+        }
+      r->begin_rendering (r, s->cmd, &ri);
+    }
+  else
+    {
+      VkClearValue clears[3];
+      guint n = 0;
+      VkRenderPassBeginInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+        .renderPass = p->exec_pass,
+        .framebuffer = p->framebuffer,
+        .renderArea = area,
+      };
+
+      if (p->color_format != VK_FORMAT_UNDEFINED)
+        clears[n++].color = p->clear;
+      clears[n++].depthStencil = (VkClearDepthStencilValue) { 1.0f, 0 };
+      if (p->resolve)
+        clears[n++].color = p->clear;
+      bi.clearValueCount = n;
+      bi.pClearValues = clears;
+      r->begin_render_pass (r, s->cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
+    }
+
+  r->set_viewport (r, s->cmd, &viewport);
+  r->set_scissor (r, s->cmd, &area);
+}
+
+static void
+end_pass (PscDemoScene *s)
+{
+  if (s->backend == PSC_BACKEND_DYNAMIC_RENDERING)
+    s->recorder->end_rendering (s->recorder, s->cmd);
+  else
+    s->recorder->end_render_pass (s->recorder, s->cmd);
+}
+
+static void
+draw_pass (PscDemoScene *s, int pass)
+{
+  PscDemoRecorder *r = s->recorder;
+  int bound_layout = -1;
+  int bound_vertices = -1;
+
+  begin_pass (s, pass);
+  for (guint i = 0; i < s->n_descs; i++)
+    {
+      const PipelineDesc *d = &s->descs[i];
+      VkPipelineLayout layout = s->pipeline_layouts[d->pipeline_layout];
+      float push[8];
+
+      if (d->pass != pass)
+        continue;
+
+      r->bind_pipeline (r, s->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, s->pipelines[i]);
+      if (d->pipeline_layout != bound_layout)
+        {
+          VkDescriptorSet sets[2] = { s->sets[SET_SCENE], s->sets[SET_COMPOSITE] };
+
+          r->bind_descriptor_sets (r, s->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0,
+                                   d->pipeline_layout == LAYOUT_COMPOSITE ? 2 : 1, sets);
+          bound_layout = d->pipeline_layout;
+        }
+      if (d->vertex_layout != VERTEX_NONE && d->vertex_layout != bound_vertices)
+        {
+          r->bind_vertex_buffer (r, s->cmd, d->vertex_layout == VERTEX_PNU
+                                            ? s->pnu_vertices.buffer : s->pc_vertices.buffer, 0);
+          bound_vertices = d->vertex_layout;
+        }
+      if (d->dynamic_depth_bias)
+        r->set_depth_bias (r, s->cmd, 4.0f, 0.0f, 1.5f);
+
+      memcpy (push, d->rect, sizeof d->rect);
+      memcpy (push + 4, d->params, sizeof d->params);
+      r->push_constants (r, s->cmd, layout,
+                         d->pipeline_layout == LAYOUT_DEPTH
+                           ? VK_SHADER_STAGE_VERTEX_BIT
+                           : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                         0, PUSH_SIZE, push);
+      r->draw (r, s->cmd,
+               d->vertex_layout == VERTEX_PNU ? DISC_SEGMENTS * 3
+               : d->vertex_layout == VERTEX_PC ? HEX_SEGMENTS * 3 : 6,
+               1, 0, 0);
+    }
+  end_pass (s);
+}
+
+static void
+record_frame (PscDemoScene *s, gboolean read_back)
+{
+  PscDemoRecorder *r = s->recorder;
+  VkCommandBuffer cb = s->cmd;
+  guint32 seed = 3;
+  VkBufferMemoryBarrier ubo_barrier = {
+    .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+    .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+    .dstAccessMask = VK_ACCESS_UNIFORM_READ_BIT,
+    .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+    .buffer = s->scene_ubo.buffer,
+    .size = VK_WHOLE_SIZE,
+  };
+  const VkAccessFlags color_w = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+  const VkAccessFlags depth_rw = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                 VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+  const VkPipelineStageFlags depth_stages = VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                                            VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+  VkImageMemoryBarrier to_attachment[7] = {
+    image_barrier (s->a_color.image, FALSE, 0, color_w, VK_IMAGE_LAYOUT_UNDEFINED,
+                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+    image_barrier (s->b_color.image, FALSE, 0, color_w, VK_IMAGE_LAYOUT_UNDEFINED,
+                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+    image_barrier (s->c_color.image, FALSE, 0, color_w, VK_IMAGE_LAYOUT_UNDEFINED,
+                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+    image_barrier (s->c_resolve.image, FALSE, 0, color_w, VK_IMAGE_LAYOUT_UNDEFINED,
+                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
+    image_barrier (s->a_depth.image, TRUE, 0, depth_rw, VK_IMAGE_LAYOUT_UNDEFINED,
+                   VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+    image_barrier (s->b_depth.image, TRUE, 0, depth_rw, VK_IMAGE_LAYOUT_UNDEFINED,
+                   VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+    image_barrier (s->c_depth.image, TRUE, 0, depth_rw, VK_IMAGE_LAYOUT_UNDEFINED,
+                   VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL),
+  };
+  VkImageMemoryBarrier to_sampled[2] = {
+    image_barrier (s->b_color.image, FALSE, color_w, VK_ACCESS_SHADER_READ_BIT,
+                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
+    image_barrier (s->c_resolve.image, FALSE, color_w, VK_ACCESS_SHADER_READ_BIT,
+                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
+  };
+  VkImageMemoryBarrier depth_to_load =
+    image_barrier (s->a_depth.image, TRUE, VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, depth_rw,
+                   VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                   VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+
+  /* Scene data on the GPU. */
+  r->bind_pipeline (r, cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->compute_pipeline);
+  r->bind_descriptor_sets (r, cb, VK_PIPELINE_BIND_POINT_COMPUTE,
+                           s->pipeline_layouts[LAYOUT_COMPUTE], 0, 1, &s->sets[SET_COMPUTE]);
+  r->push_constants (r, cb, s->pipeline_layouts[LAYOUT_COMPUTE], VK_SHADER_STAGE_COMPUTE_BIT,
+                     0, sizeof seed, &seed);
+  r->dispatch (r, cb, 1, 1, 1);
+  r->pipeline_barrier (r, cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                       0, NULL, 1, &ubo_barrier, 0, NULL);
+
+  /* Last frame's contents are discarded. */
+  r->pipeline_barrier (r, cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                       VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | depth_stages,
+                       0, NULL, 0, NULL, G_N_ELEMENTS (to_attachment), to_attachment);
+
+  draw_pass (s, PASS_B);
+  draw_pass (s, PASS_C);
+  r->pipeline_barrier (r, cb, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                       VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                       0, NULL, 0, NULL, G_N_ELEMENTS (to_sampled), to_sampled);
+  draw_pass (s, PASS_PRE);
+  r->pipeline_barrier (r, cb, depth_stages, depth_stages, 0, NULL, 0, NULL, 1, &depth_to_load);
+  draw_pass (s, PASS_A);
+
+  if (read_back)
+    {
+      VkImageMemoryBarrier to_transfer =
+        image_barrier (s->a_color.image, FALSE, color_w, VK_ACCESS_TRANSFER_READ_BIT,
+                       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+      VkBufferImageCopy region = {
+        .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1 },
+        .imageExtent = { s->width, s->height, 1 },
+      };
+      VkBufferMemoryBarrier to_host = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .buffer = s->readback.buffer,
+        .size = VK_WHOLE_SIZE,
+      };
+
+      r->pipeline_barrier (r, cb, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                           VK_PIPELINE_STAGE_TRANSFER_BIT, 0, NULL, 0, NULL, 1, &to_transfer);
+      r->copy_image_to_buffer (r, cb, s->a_color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                               s->readback.buffer, 1, &region);
+      r->pipeline_barrier (r, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                           0, NULL, 1, &to_host, 0, NULL);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Public API
+ */
+
+void
+psc_demo_scene_options_init (PscDemoSceneOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->backend = PSC_BACKEND_AUTO;
+  options->width = 320;
+  options->height = 240;
+  options->frames = 6;
+  options->resize_at_frame = 0;
+}
+
+void
+psc_demo_scene_result_clear (PscDemoSceneResult *result)
+{
+  g_clear_pointer (&result->pixels, g_free);
+  memset (result, 0, sizeof *result);
+}
+
+static PscBackend
+resolve_backend (PscCache *cache)
+{
+  PscBackend b = psc_cache_get_backend (cache);
+
+  if (b == PSC_BACKEND_AUTO)
+    b = psc_device_get_dynamic_rendering (psc_cache_get_device (cache))
+        ? PSC_BACKEND_DYNAMIC_RENDERING : PSC_BACKEND_LEGACY;
+  return b;
+}
+
+static gboolean
+check_limits (PscDemoScene *s, GError **error)
+{
+  VkPhysicalDeviceProperties props;
+
+  s->vk.vkGetPhysicalDeviceProperties (s->vk.physical_device, &props);
+  if ((props.limits.framebufferColorSampleCounts & VK_SAMPLE_COUNT_4_BIT) == 0 ||
+      (props.limits.framebufferDepthSampleCounts & VK_SAMPLE_COUNT_4_BIT) == 0)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED,
+                   "%s does not support 4x multisampled colour and depth attachments",
+                   props.deviceName);
+      return FALSE;
+    }
+  if (s->backend == PSC_BACKEND_DYNAMIC_RENDERING &&
+      (s->vk.vkCmdBeginRendering == NULL || s->vk.vkCmdEndRendering == NULL))
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED,
+                   "the dynamic-rendering backend needs vkCmdBeginRendering");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+PscDemoScene *
+psc_demo_scene_new (PscCache *cache, const PscDemoSceneOptions *options, GError **error)
+{
+  g_autoptr(PscDemoScene) s = NULL;
+  PscDemoSceneOptions defaults;
+  VkCommandPoolCreateInfo pool_info = {
+    .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+  };
+  VkCommandBufferAllocateInfo cmd_info = {
+    .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+    .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+    .commandBufferCount = 1,
+  };
+  VkFenceCreateInfo fence_info = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+  VkResult r;
+
+  g_return_val_if_fail (PSC_IS_CACHE (cache), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (options == NULL)
+    {
+      psc_demo_scene_options_init (&defaults);
+      options = &defaults;
+    }
+  if (options->width == 0 || options->height == 0)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "the scene size must not be 0");
+      return NULL;
+    }
+
+  s = g_new0 (PscDemoScene, 1);
+  s->cache = g_object_ref (cache);
+  s->device = g_object_ref (psc_cache_get_device (cache));
+  s->backend = resolve_backend (cache);
+  s->prepared = options->prepared;
+  s->width = options->width;
+  s->height = options->height;
+
+  if (options->backend != PSC_BACKEND_AUTO && options->backend != s->backend)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   "the scene was asked for the %s backend but the cache uses the %s backend",
+                   options->backend == PSC_BACKEND_LEGACY ? "legacy" : "dynamic-rendering",
+                   s->backend == PSC_BACKEND_LEGACY ? "legacy" : "dynamic-rendering");
+      return NULL;
+    }
+
+  if (!psc_demo_vk_load (&s->vk, psc_device_get_info (s->device), error))
+    return NULL;
+  if (!check_limits (s, error))
+    return NULL;
+
+  if (options->recorder != NULL)
+    s->recorder = options->recorder;
+  else
+    {
+      s->own_recorder = psc_demo_recorder_new (s->device, error);
+      if (s->own_recorder == NULL)
+        return NULL;
+      s->recorder = s->own_recorder;
+    }
+
+  pool_info.queueFamilyIndex = s->vk.queue_family_index;
+  r = s->vk.vkCreateCommandPool (s->vk.device, &pool_info, s->vk.allocator, &s->command_pool);
+  if (r != VK_SUCCESS)
+    {
+      vk_failed (error, r, "vkCreateCommandPool");
+      return NULL;
+    }
+  cmd_info.commandPool = s->command_pool;
+  r = s->vk.vkAllocateCommandBuffers (s->vk.device, &cmd_info, &s->cmd);
+  if (r != VK_SUCCESS)
+    {
+      vk_failed (error, r, "vkAllocateCommandBuffers");
+      return NULL;
+    }
+  r = s->vk.vkCreateFence (s->vk.device, &fence_info, s->vk.allocator, &s->fence);
+  if (r != VK_SUCCESS)
+    {
+      vk_failed (error, r, "vkCreateFence");
+      return NULL;
+    }
+
+  passes_init (s);
+  build_pipeline_set (s);
+
+  if (!register_shaders (s, error) ||
+      !get_samplers (s, error) ||
+      !get_layouts (s, error))
+    return NULL;
+  if (s->backend == PSC_BACKEND_LEGACY &&
+      (!create_exec_passes (s, error) || !get_compat_passes (s, error)))
+    return NULL;
+
+  if (!buffer_create (s, &s->scene_ubo, SCENE_UBO_SIZE,
+                      VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                      FALSE, error) ||
+      !create_meshes (s, error) ||
+      !create_texture (s, error) ||
+      !create_descriptors (s, error) ||
+      !create_targets (s, error))
+    return NULL;
+
+  if (s->prepared && !prepare_pipelines (s, error))
+    return NULL;
+
+  return g_steal_pointer (&s);
+}
+
+gboolean
+psc_demo_scene_render_frame (PscDemoScene *s, PscDemoFrameFlags flags, GError **error)
+{
+  guint64 t0 = now_ns ();
+  guint64 frame;
+  gboolean read_back = (flags & PSC_DEMO_FRAME_READ_BACK) != 0;
+
+  g_return_val_if_fail (s != NULL, FALSE);
+
+  /* Each frame waits for its fence, so the previous frame is complete. */
+  frame = ++s->frame;
+  psc_cache_begin_frame (s->cache, frame, frame - 1);
+
+  if ((flags & PSC_DEMO_FRAME_KEEP_PIPELINES) != 0)
+    {
+      if (s->compute_pipeline == VK_NULL_HANDLE)
+        {
+          g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                       "no earlier frame requested the pipelines to keep");
+          return FALSE;
+        }
+    }
+  else if (!request_pipelines (s, error))
+    return FALSE;
+  if (!begin_commands (s, error))
+    return FALSE;
+  record_frame (s, read_back);
+  if (!submit_and_wait (s, error))
+    return FALSE;
+
+  if (read_back)
+    {
+      gsize size = (gsize) s->width * s->height * 4;
+
+      g_free (s->pixels);
+      s->pixels = g_memdup2 (s->readback.map, size);
+      s->pixels_width = s->width;
+      s->pixels_height = s->height;
+    }
+
+  if (frame == 1)
+    {
+      s->first_frame_ns = now_ns () - t0;
+      s->creations_after_frame_1 = total_creations (s->cache);
+    }
+  else
+    s->later_frames_ns += now_ns () - t0;
+  return TRUE;
+}
+
+gboolean
+psc_demo_scene_resize (PscDemoScene *s, guint width, guint height, GError **error)
+{
+  VkResult r;
+
+  g_return_val_if_fail (s != NULL, FALSE);
+  if (width == 0 || height == 0)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "the scene size must not be 0");
+      return FALSE;
+    }
+
+  r = s->vk.vkDeviceWaitIdle (s->vk.device);
+  if (r != VK_SUCCESS)
+    return vk_failed (error, r, "vkDeviceWaitIdle");
+  destroy_targets (s);
+  s->width = width;
+  s->height = height;
+  /* An engine recreating its targets asks again for what it renders with:
+   * same descriptions, so these must all be hits. */
+  if (s->backend == PSC_BACKEND_LEGACY && !get_compat_passes (s, error))
+    return FALSE;
+  return create_targets (s, error);
+}
+
+gboolean
+psc_demo_scene_request_layouts (PscDemoScene *s, gboolean *all_same, GError **error)
+{
+  VkSampler samplers[N_SAMPLERS];
+  VkDescriptorSetLayout set_layouts[N_SET_LAYOUTS];
+  VkPipelineLayout pipeline_layouts[N_PIPELINE_LAYOUTS];
+  VkRenderPass compat[N_PASSES];
+  gboolean ok;
+
+  g_return_val_if_fail (s != NULL, FALSE);
+
+  memcpy (samplers, s->samplers, sizeof samplers);
+  memcpy (set_layouts, s->set_layouts, sizeof set_layouts);
+  memcpy (pipeline_layouts, s->pipeline_layouts, sizeof pipeline_layouts);
+  for (int i = 0; i < N_PASSES; i++)
+    compat[i] = s->passes[i].compat_pass;
+
+  ok = get_samplers (s, error) && get_layouts (s, error) &&
+       (s->backend != PSC_BACKEND_LEGACY || get_compat_passes (s, error));
+  if (!ok)
+    return FALSE;
+
+  if (all_same != NULL)
+    {
+      *all_same = memcmp (samplers, s->samplers, sizeof samplers) == 0 &&
+                  memcmp (set_layouts, s->set_layouts, sizeof set_layouts) == 0 &&
+                  memcmp (pipeline_layouts, s->pipeline_layouts, sizeof pipeline_layouts) == 0;
+      for (int i = 0; i < N_PASSES; i++)
+        if (compat[i] != s->passes[i].compat_pass)
+          *all_same = FALSE;
+    }
+  return TRUE;
+}
+
+const guint8 *
+psc_demo_scene_get_pixels (PscDemoScene *s, guint *width, guint *height)
+{
+  if (width != NULL)
+    *width = s->pixels_width;
+  if (height != NULL)
+    *height = s->pixels_height;
+  return s->pixels;
+}
+
+void
+psc_demo_scene_get_result (PscDemoScene *s, PscDemoSceneResult *result)
+{
+  g_clear_pointer (&result->pixels, g_free);
+  memset (result, 0, sizeof *result);
+  result->width = s->pixels_width;
+  result->height = s->pixels_height;
+  result->frames = s->frame;
+  result->graphics_pipelines = s->n_descs;
+  result->compute_pipelines = 1;
+  result->shader_modules = PSC_DEMO_SHADER_COUNT;
+  result->hit = s->hit;
+  result->created = s->created;
+  result->pipeline_hit = s->pipeline_hit;
+  result->pipeline_created = s->pipeline_created;
+  result->creations_after_frame_1 = s->creations_after_frame_1;
+  result->creations_at_end = total_creations (s->cache);
+  result->first_frame_ns = s->first_frame_ns;
+  result->later_frames_ns = s->later_frames_ns;
+  result->render_pass_begins = psc_demo_recorder_get_render_pass_begins (s->recorder);
+  result->rendering_begins = psc_demo_recorder_get_rendering_begins (s->recorder);
+  result->violations = psc_demo_recorder_get_violations (s->recorder);
+}
+
+VkShaderModule
+psc_demo_scene_get_shader (PscDemoScene *s, PscDemoShader shader)
+{
+  g_return_val_if_fail (shader < PSC_DEMO_SHADER_COUNT, VK_NULL_HANDLE);
+  return s->shaders[shader];
+}
+
+PscBackend
+psc_demo_scene_get_backend (PscDemoScene *s)
+{
+  return s->backend;
+}
+
+void
+psc_demo_scene_free (PscDemoScene *s)
+{
+  if (s == NULL)
+    return;
+
+  if (s->vk.device != VK_NULL_HANDLE)
+    {
+      s->vk.vkDeviceWaitIdle (s->vk.device);
+      destroy_targets (s);
+      for (int i = 0; i < N_PASSES; i++)
+        s->vk.vkDestroyRenderPass (s->vk.device, s->passes[i].exec_pass, s->vk.allocator);
+      image_destroy (s, &s->texture);
+      buffer_destroy (s, &s->scene_ubo);
+      buffer_destroy (s, &s->pnu_vertices);
+      buffer_destroy (s, &s->pc_vertices);
+      s->vk.vkDestroyDescriptorPool (s->vk.device, s->descriptor_pool, s->vk.allocator);
+      s->vk.vkDestroyFence (s->vk.device, s->fence, s->vk.allocator);
+      s->vk.vkDestroyCommandPool (s->vk.device, s->command_pool, s->vk.allocator);
+    }
+  /* Shaders, samplers, layouts, compatibility passes and pipelines belong to
+   * the cache: the scene only forgets them. */
+  psc_demo_recorder_free (s->own_recorder);
+  g_free (s->pixels);
+  g_clear_object (&s->cache);
+  g_clear_object (&s->device);
+  g_free (s);
+}
+
+gboolean
+psc_demo_scene_run (PscCache *cache, const PscDemoSceneOptions *options,
+                    PscDemoSceneResult *result, GError **error)
+{
+  g_autoptr(PscDemoScene) s = NULL;
+  PscDemoSceneOptions defaults;
+  guint rw, rh;
+
+  if (options == NULL)
+    {
+      psc_demo_scene_options_init (&defaults);
+      options = &defaults;
+    }
+  s = psc_demo_scene_new (cache, options, error);
+  if (s == NULL)
+    return FALSE;
+
+  rw = options->resize_width != 0 ? options->resize_width : options->width * 3 / 2;
+  rh = options->resize_height != 0 ? options->resize_height : options->height * 3 / 2;
+  for (guint f = 1; f <= MAX (options->frames, 1); f++)
+    {
+      if (options->resize_at_frame != 0 && f == options->resize_at_frame &&
+          !psc_demo_scene_resize (s, rw, rh, error))
+        return FALSE;
+      if (!psc_demo_scene_render_frame (s, f == MAX (options->frames, 1)
+                                           ? PSC_DEMO_FRAME_READ_BACK : PSC_DEMO_FRAME_NONE,
+                                        error))
+        return FALSE;
+    }
+
+  psc_demo_scene_get_result (s, result);
+  result->pixels = g_steal_pointer (&s->pixels);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+
+gboolean
+psc_demo_write_ppm (const char *path, const guint8 *rgba, guint width, guint height,
+                    GError **error)
+{
+  g_autoptr(GString) out = g_string_sized_new ((gsize) width * height * 3 + 32);
+
+  g_string_append_printf (out, "P6\n%u %u\n255\n", width, height);
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    g_string_append_len (out, (const char *) rgba + i * 4, 3);
+  return g_file_set_contents (path, out->str, (gssize) out->len, error);
+}

@@ -1,0 +1,223 @@
+/* scene.h: the demo scene, rendered offscreen through a PscCache.
+ *
+ * A reusable library (psc_demo_scene) for psocache-demo, the Vulkan tests
+ * and the benchmark. The scene builds its own targets, buffers and
+ * descriptor sets, and requests every pipeline, layout, sampler and
+ * compatibility pass it uses through the cache, the way an engine would:
+ * pipelines are requested (get-or-create) every frame from create infos
+ * rebuilt in one reused buffer, and never destroyed by the scene.
+ *
+ * Everything here runs on the cache's owner thread.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <psocache/psocache.h>
+
+G_BEGIN_DECLS
+
+/* ------------------------------------------------------------------------
+ * Recording function table
+ *
+ * The scene records every command through a PscDemoRecorder. The default one
+ * calls Vulkan. The checking one asks the cache, on every begin-render-pass,
+ * whether the pass is a cache-issued compatibility pass; if so it counts a
+ * violation and does not forward the call. Both count render-pass and
+ * dynamic-rendering begins.
+ */
+typedef struct _PscDemoRecorder PscDemoRecorder;
+
+struct _PscDemoRecorder {
+  void (*begin_rendering) (PscDemoRecorder *self, VkCommandBuffer cb,
+                           const VkRenderingInfo *info);
+  void (*end_rendering) (PscDemoRecorder *self, VkCommandBuffer cb);
+  void (*begin_render_pass) (PscDemoRecorder *self, VkCommandBuffer cb,
+                             const VkRenderPassBeginInfo *info,
+                             VkSubpassContents contents);
+  void (*end_render_pass) (PscDemoRecorder *self, VkCommandBuffer cb);
+  void (*bind_pipeline) (PscDemoRecorder *self, VkCommandBuffer cb,
+                         VkPipelineBindPoint bind_point, VkPipeline pipeline);
+  void (*bind_descriptor_sets) (PscDemoRecorder *self, VkCommandBuffer cb,
+                                VkPipelineBindPoint bind_point,
+                                VkPipelineLayout layout, guint32 first_set,
+                                guint32 count, const VkDescriptorSet *sets);
+  void (*push_constants) (PscDemoRecorder *self, VkCommandBuffer cb,
+                          VkPipelineLayout layout, VkShaderStageFlags stages,
+                          guint32 offset, guint32 size, const void *values);
+  void (*bind_vertex_buffer) (PscDemoRecorder *self, VkCommandBuffer cb,
+                              VkBuffer buffer, VkDeviceSize offset);
+  void (*set_viewport) (PscDemoRecorder *self, VkCommandBuffer cb,
+                        const VkViewport *viewport);
+  void (*set_scissor) (PscDemoRecorder *self, VkCommandBuffer cb,
+                       const VkRect2D *scissor);
+  void (*set_depth_bias) (PscDemoRecorder *self, VkCommandBuffer cb,
+                          float constant_factor, float clamp, float slope_factor);
+  void (*draw) (PscDemoRecorder *self, VkCommandBuffer cb, guint32 vertex_count,
+                guint32 instance_count, guint32 first_vertex, guint32 first_instance);
+  void (*dispatch) (PscDemoRecorder *self, VkCommandBuffer cb,
+                    guint32 x, guint32 y, guint32 z);
+  void (*pipeline_barrier) (PscDemoRecorder *self, VkCommandBuffer cb,
+                            VkPipelineStageFlags src_stages,
+                            VkPipelineStageFlags dst_stages,
+                            guint32 n_memory, const VkMemoryBarrier *memory,
+                            guint32 n_buffer, const VkBufferMemoryBarrier *buffer,
+                            guint32 n_image, const VkImageMemoryBarrier *image);
+  void (*copy_image_to_buffer) (PscDemoRecorder *self, VkCommandBuffer cb,
+                                VkImage image, VkImageLayout layout,
+                                VkBuffer buffer, guint32 n_regions,
+                                const VkBufferImageCopy *regions);
+  void (*copy_buffer_to_image) (PscDemoRecorder *self, VkCommandBuffer cb,
+                                VkBuffer buffer, VkImage image,
+                                VkImageLayout layout, guint32 n_regions,
+                                const VkBufferImageCopy *regions);
+};
+
+/* The default recorder: forwards every call to @device's Vulkan device. */
+PscDemoRecorder *psc_demo_recorder_new (PscDevice *device, GError **error);
+/* The checking recorder: like the default one, but a begin-render-pass whose
+ * pass @cache reports as a compatibility pass is counted as a violation and
+ * not forwarded. */
+PscDemoRecorder *psc_demo_recorder_new_checking (PscCache *cache, GError **error);
+void psc_demo_recorder_free (PscDemoRecorder *self);
+/* The counters below only work on recorders made by the two constructors
+ * above. */
+/* Compatibility passes given to begin_render_pass (checking recorder). */
+guint psc_demo_recorder_get_violations (PscDemoRecorder *self);
+/* begin_render_pass calls, forwarded or not. */
+guint psc_demo_recorder_get_render_pass_begins (PscDemoRecorder *self);
+/* begin_rendering calls. */
+guint psc_demo_recorder_get_rendering_begins (PscDemoRecorder *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDemoRecorder, psc_demo_recorder_free)
+
+/* ------------------------------------------------------------------------
+ * Embedded SPIR-V (compiled from demo/shaders/ at build time)
+ */
+typedef enum {
+  PSC_DEMO_SHADER_VS_MESH_PNU,     /* mesh-vert.glsl -DLAYOUT_PNU */
+  PSC_DEMO_SHADER_VS_MESH_PC,      /* mesh-vert.glsl -DLAYOUT_PC */
+  PSC_DEMO_SHADER_VS_PANEL,        /* panel-vert.glsl: no vertex input */
+  PSC_DEMO_SHADER_FS_LIT,          /* mesh-frag.glsl -DMODE_LIT */
+  PSC_DEMO_SHADER_FS_LIT_HDR,      /* mesh-frag.glsl -DMODE_LIT -DHDR */
+  PSC_DEMO_SHADER_FS_TEXTURED,     /* mesh-frag.glsl -DMODE_TEXTURED */
+  PSC_DEMO_SHADER_FS_COLOR,        /* mesh-frag.glsl -DMODE_COLOR */
+  PSC_DEMO_SHADER_FS_COLOR_ALPHA,  /* mesh-frag.glsl -DMODE_COLOR -DALPHA */
+  PSC_DEMO_SHADER_FS_COMPOSITE,    /* composite-frag.glsl */
+  PSC_DEMO_SHADER_CS_PALETTE,      /* palette-comp.glsl */
+  PSC_DEMO_SHADER_COUNT,
+} PscDemoShader;
+
+/* The SPIR-V words of @shader; @size receives the size in bytes. */
+const guint32 *psc_demo_shader_spirv (PscDemoShader shader, gsize *size);
+const char *psc_demo_shader_name (PscDemoShader shader);
+
+/* ------------------------------------------------------------------------
+ * The scene
+ */
+typedef struct {
+  /* PSC_BACKEND_AUTO: whatever the cache uses. Otherwise it must agree with
+   * the cache's backend. */
+  PscBackend backend;
+  guint width, height;            /* initial target size (default 320x240) */
+  guint frames;                   /* for psc_demo_scene_run (default 6) */
+  guint resize_at_frame;          /* 1-based frame that starts at the new size; 0: never */
+  guint resize_width, resize_height; /* default: 1.5x the initial size */
+  gboolean prepared;              /* request pipelines through prepared key ids */
+  PscDemoRecorder *recorder;      /* (nullable): default recorder if NULL; borrowed */
+} PscDemoSceneOptions;
+
+/* Fills @options with the defaults. */
+void psc_demo_scene_options_init (PscDemoSceneOptions *options);
+
+typedef struct {
+  guint64 calls;                  /* cache calls */
+  guint64 ns;                     /* wall time inside them */
+} PscDemoCallTime;
+
+typedef struct {
+  /* The final colour image, RGBA8 (R8G8B8A8_UNORM), tightly packed rows. */
+  guint width, height;
+  guint8 *pixels;                 /* width * height * 4 bytes; g_free() */
+
+  guint frames;                   /* frames rendered */
+  guint graphics_pipelines;       /* distinct graphics pipelines per frame */
+  guint compute_pipelines;        /* distinct compute pipelines per frame */
+  guint shader_modules;           /* shader modules registered */
+
+  /* Every cache call the scene makes, split by whether it created an object
+   * (the kind's creations counter moved) or was answered from the cache. */
+  PscDemoCallTime hit;
+  PscDemoCallTime created;
+  /* The same, only the per-frame pipeline requests. */
+  PscDemoCallTime pipeline_hit;
+  PscDemoCallTime pipeline_created;
+
+  /* Sum of every kind's creations counter at the end of frame 1 and at the
+   * end of the last frame. */
+  guint64 creations_after_frame_1;
+  guint64 creations_at_end;
+
+  guint64 first_frame_ns;         /* frame 1, CPU + GPU (includes first-draw compilation) */
+  guint64 later_frames_ns;        /* all later frames together */
+
+  /* From the recorder the scene used. */
+  guint render_pass_begins;
+  guint rendering_begins;
+  guint violations;
+} PscDemoSceneResult;
+
+void psc_demo_scene_result_clear (PscDemoSceneResult *result);
+
+typedef struct _PscDemoScene PscDemoScene;
+
+/* Builds the scene over @cache (whose device must have a queue): registers
+ * its shaders, gets its samplers, layouts and (legacy backend) compatibility
+ * passes, creates targets and uploads its meshes and texture. */
+PscDemoScene *psc_demo_scene_new (PscCache *cache, const PscDemoSceneOptions *options,
+                                  GError **error);
+typedef enum {
+  PSC_DEMO_FRAME_NONE = 0,
+  /* Copy the final image to host memory (see psc_demo_scene_get_pixels). */
+  PSC_DEMO_FRAME_READ_BACK = 1 << 0,
+  /* Do not request pipelines: draw with the handles the previous frame got
+   * (borrowed handles stay valid PSC_BORROW_FRAMES frames after their last
+   * request). */
+  PSC_DEMO_FRAME_KEEP_PIPELINES = 1 << 1,
+} PscDemoFrameFlags;
+
+/* Renders one frame: psc_cache_begin_frame, requests every pipeline, records,
+ * submits and waits. */
+gboolean psc_demo_scene_render_frame (PscDemoScene *scene, PscDemoFrameFlags flags,
+                                      GError **error);
+/* Requests the scene's samplers, set and pipeline layouts and (legacy)
+ * compatibility passes again with the same create infos. @all_same is set
+ * to whether every returned handle equals the one the scene holds. */
+gboolean psc_demo_scene_request_layouts (PscDemoScene *scene, gboolean *all_same,
+                                         GError **error);
+/* Recreates the targets at a new size (same formats and samples). */
+gboolean psc_demo_scene_resize (PscDemoScene *scene, guint width, guint height,
+                                GError **error);
+/* The last read-back image (RGBA8, width * height * 4 bytes), or NULL. */
+const guint8 *psc_demo_scene_get_pixels (PscDemoScene *scene, guint *width, guint *height);
+/* Fills @result's counters (not the pixels) from what the scene did so far. */
+void psc_demo_scene_get_result (PscDemoScene *scene, PscDemoSceneResult *result);
+/* The shader modules the scene registered, in PscDemoShader order. */
+VkShaderModule psc_demo_scene_get_shader (PscDemoScene *scene, PscDemoShader shader);
+PscBackend psc_demo_scene_get_backend (PscDemoScene *scene);
+/* Waits for the device to be idle and destroys what the scene created (not
+ * what the cache owns). */
+void psc_demo_scene_free (PscDemoScene *scene);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDemoScene, psc_demo_scene_free)
+
+/* Convenience: new, options->frames frames (resizing at
+ * options->resize_at_frame, reading back the last), result, free. */
+gboolean psc_demo_scene_run (PscCache *cache, const PscDemoSceneOptions *options,
+                             PscDemoSceneResult *result, GError **error);
+
+/* Writes an RGBA8 image as a binary PPM (alpha dropped). */
+gboolean psc_demo_write_ppm (const char *path, const guint8 *rgba, guint width,
+                             guint height, GError **error);
+
+G_END_DECLS

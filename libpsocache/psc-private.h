@@ -1,0 +1,38 @@
+/* psc-private.h: what the GObject layer's files share, never installed.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "psocache/psocache.h"
+#include "core/psc-core.h"
+
+G_BEGIN_DECLS
+
+/* Binds the libpsocache-1 gettext domain once per process. Called from every
+ * entry point that can produce a user-visible message (the error quark, the
+ * class initialisers). */
+G_GNUC_INTERNAL void psc_i18n_init (void);
+
+/* Sets @error (which may be NULL) from a core failure: domain PSC_ERROR, code =
+ * core status (core numbering equals PscError), message = the core's message,
+ * which already names the field path and, for driver failures, the VkResult. */
+G_GNUC_INTERNAL void psc_error_from_core (GError **error, const PscCoreError *core_error);
+
+/* Fills the device part of a core configuration: instance, physical device,
+ * device, vkGetInstanceProcAddr, effective API version, debug-utils, whether
+ * dynamic rendering was enabled (from the enabled-feature snapshot) and the
+ * allocation callbacks. Leaves the cache-specific fields alone. */
+G_GNUC_INTERNAL void psc_device_fill_core_config (PscDevice *self, PscCoreConfig *cfg);
+
+/* psc-cache.c accessors for psc-cache-async.c. */
+G_GNUC_INTERNAL PscCore *psc_cache_get_core (PscCache *self);
+G_GNUC_INTERNAL GPtrArray *psc_cache_get_pending (PscCache *self);
+G_GNUC_INTERNAL gboolean psc_cache_is_owner_thread (PscCache *self);
+/* Completes GTask requests whose GCancellable fired (called by
+ * psc_cache_begin_frame after the core's pump). */
+G_GNUC_INTERNAL void psc_cache_async_pump (PscCache *self);
+
+G_END_DECLS

@@ -1,0 +1,951 @@
+/* test-api.c: every public function's behaviour on bad arguments, on a real
+ * device (lavapipe) with the validation layer.
+ *
+ * Programming errors (NULL or wrong-type objects, NULL create infos) must hit
+ * a g_return_val_if_fail() critical and return the documented null value;
+ * bad requests (wrong sType, foreign handles, wrong thread, unsupported
+ * backend) must return a null value and a PSC_ERROR naming the field.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <dlfcn.h>
+#include <string.h>
+
+#include <gio/gio.h>
+#include <psocache/psocache.h>
+
+#include "psc-test-comp.spv.h"
+
+static PscDevice *device;        /* headless, validation on */
+static PscCache *cache;          /* owned by the main thread */
+
+/* Objects the cache did not issue, created directly on the same VkDevice. */
+static VkShaderModule foreign_module;
+static VkDescriptorSetLayout foreign_set_layout;
+static VkPipelineLayout foreign_pipeline_layout;
+static VkSampler foreign_sampler;
+
+/* Cache-issued objects for building valid requests. */
+static VkShaderModule module;
+static VkPipelineLayout layout;
+
+static PFN_vkDestroyShaderModule destroy_shader_module;
+static PFN_vkDestroyDescriptorSetLayout destroy_set_layout;
+static PFN_vkDestroyPipelineLayout destroy_pipeline_layout;
+static PFN_vkDestroySampler destroy_sampler;
+
+#define EXPECT_CRITICAL(pattern) \
+  g_test_expect_message ("Psc", G_LOG_LEVEL_CRITICAL, pattern)
+
+static void
+assert_psc_error (GError     *error,
+                  PscError    code,
+                  const char *path)
+{
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == PSC_ERROR);
+  if (error->code != (int) code)
+    g_error ("expected error code %d, got %d: %s", code, error->code, error->message);
+  if (path != NULL && strstr (error->message, path) == NULL)
+    g_error ("error message \"%s\" does not name the field \"%s\"", error->message, path);
+}
+
+static guint64
+rejected (PscError code)
+{
+  PscStats stats;
+
+  psc_cache_get_stats (cache, &stats);
+  return stats.rejected[code];
+}
+
+static VkComputePipelineCreateInfo
+compute_info (VkShaderModule   m,
+              VkPipelineLayout l)
+{
+  VkComputePipelineCreateInfo info = {
+    .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+    .stage = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+      .module = m,
+      .pName = "main",
+    },
+    .layout = l,
+    .basePipelineIndex = -1,
+  };
+  return info;
+}
+
+/* A minimal dynamic-rendering graphics request over the compute shader's
+ * module: it is rejected before any driver call, so the stage mismatch never
+ * matters. */
+static const VkDynamicState dynamic_states[] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
+
+/* ------------------------------------------------------------------------ */
+
+static void
+test_version (void)
+{
+  g_assert_cmpuint (psc_get_major_version (), ==, PSC_MAJOR_VERSION);
+  g_assert_cmpuint (psc_get_minor_version (), ==, PSC_MINOR_VERSION);
+  g_assert_cmpuint (psc_get_micro_version (), ==, PSC_MICRO_VERSION);
+  g_assert_true (psc_check_version (PSC_MAJOR_VERSION, PSC_MINOR_VERSION, PSC_MICRO_VERSION));
+  g_assert_true (psc_check_version (0, 0, 0));
+  g_assert_false (psc_check_version (PSC_MAJOR_VERSION + 1, 0, 0));
+  g_assert_false (psc_check_version (PSC_MAJOR_VERSION, PSC_MINOR_VERSION + 1, 0));
+  g_assert_false (psc_check_version (PSC_MAJOR_VERSION, PSC_MINOR_VERSION, PSC_MICRO_VERSION + 1));
+  g_assert_true (PSC_CHECK_VERSION (PSC_MAJOR_VERSION, PSC_MINOR_VERSION, PSC_MICRO_VERSION));
+  g_assert_false (PSC_CHECK_VERSION (PSC_MAJOR_VERSION, PSC_MINOR_VERSION, PSC_MICRO_VERSION + 1));
+}
+
+static void
+test_error_domain (void)
+{
+  g_autoptr(GError) error = g_error_new_literal (PSC_ERROR, PSC_ERROR_FOREIGN_HANDLE, "x");
+  g_autofree char *name = g_dbus_error_encode_gerror (error);
+
+  g_assert_cmpstr (g_quark_to_string (PSC_ERROR), ==, "psc-error-quark");
+  g_assert_cmpstr (name, ==, "io.github.psocache.Error.ForeignHandle");
+  g_assert_true (G_TYPE_IS_ENUM (PSC_TYPE_ERROR));
+}
+
+/* Device ----------------------------------------------------------------- */
+
+static void
+test_device_bad_objects (void)
+{
+  PscDevice *not_a_device = (PscDevice *) cache;
+
+  EXPECT_CRITICAL ("*PSC_IS_DEVICE*");
+  g_assert_null (psc_device_get_name (NULL));
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*PSC_IS_DEVICE*");
+  g_assert_null (psc_device_get_name (not_a_device));
+  g_test_assert_expected_messages ();
+
+  EXPECT_CRITICAL ("*PSC_IS_DEVICE*");
+  g_assert_cmpuint (psc_device_get_driver_version (NULL), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*PSC_IS_DEVICE*");
+  g_assert_cmpuint (psc_device_get_api_version (not_a_device), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*PSC_IS_DEVICE*");
+  g_assert_false (psc_device_get_dynamic_rendering (NULL));
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*PSC_IS_DEVICE*");
+  g_assert_false (psc_device_get_headless (not_a_device));
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*PSC_IS_DEVICE*");
+  g_assert_cmpuint (psc_device_get_validation_error_count (NULL), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*PSC_IS_DEVICE*");
+  g_assert_null (psc_device_get_info (not_a_device));
+  g_test_assert_expected_messages ();
+}
+
+static void
+test_device_new_bad_args (void)
+{
+  const PscDeviceInfo *real = psc_device_get_info (device);
+  PscDeviceInfo info;
+  GError *error = NULL;
+
+  EXPECT_CRITICAL ("*info != NULL*");
+  g_assert_null (psc_device_new_for_vulkan (NULL, &error));
+  g_test_assert_expected_messages ();
+  g_assert_no_error (error);
+
+  info = *real;
+  info.instance = VK_NULL_HANDLE;
+  EXPECT_CRITICAL ("*instance*");
+  g_assert_null (psc_device_new_for_vulkan (&info, &error));
+  g_test_assert_expected_messages ();
+
+  info = *real;
+  info.physical_device = VK_NULL_HANDLE;
+  EXPECT_CRITICAL ("*physical_device*");
+  g_assert_null (psc_device_new_for_vulkan (&info, &error));
+  g_test_assert_expected_messages ();
+
+  info = *real;
+  info.device = VK_NULL_HANDLE;
+  EXPECT_CRITICAL ("*device*");
+  g_assert_null (psc_device_new_for_vulkan (&info, &error));
+  g_test_assert_expected_messages ();
+
+  info = *real;
+  info.get_instance_proc_addr = NULL;
+  EXPECT_CRITICAL ("*get_instance_proc_addr*");
+  g_assert_null (psc_device_new_for_vulkan (&info, &error));
+  g_test_assert_expected_messages ();
+  g_assert_no_error (error);
+
+  EXPECT_CRITICAL ("*flags*");
+  g_assert_null (psc_device_new_headless ((PscDeviceFlags) 0x100, &error));
+  g_test_assert_expected_messages ();
+  g_assert_no_error (error);
+
+  /* A preset error is a programming error too. */
+  error = g_error_new_literal (PSC_ERROR, PSC_ERROR_FAILED, "preset");
+  info = *real;
+  EXPECT_CRITICAL ("*error == NULL*");
+  g_assert_null (psc_device_new_for_vulkan (&info, &error));
+  g_test_assert_expected_messages ();
+  g_clear_error (&error);
+}
+
+static PFN_vkVoidFunction VKAPI_PTR
+null_gipa (VkInstance  instance,
+           const char *name)
+{
+  return NULL;
+}
+
+static void
+test_device_new_bad_features (void)
+{
+  const PscDeviceInfo *real = psc_device_get_info (device);
+  g_autoptr(GError) error = NULL;
+  VkPhysicalDeviceFeatures2 features = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES };
+  PscDeviceInfo info = *real;
+
+  info.enabled_features = &features;
+  g_assert_null (psc_device_new_for_vulkan (&info, &error));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "enabled_features->sType");
+  g_clear_error (&error);
+
+  /* A vkGetInstanceProcAddr that loads nothing. */
+  info = *real;
+  info.get_instance_proc_addr = null_gipa;
+  g_assert_null (psc_device_new_for_vulkan (&info, &error));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "get_instance_proc_addr");
+}
+
+/* The snapshot records what was *enabled*, copies only known structures and
+ * never points into the caller's memory. */
+static void
+test_device_feature_snapshot (void)
+{
+  const PscDeviceInfo *real = psc_device_get_info (device);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscDevice) wrapped = NULL;
+  g_autoptr(PscCache) legacy = NULL;
+  const VkBaseInStructure *s;
+  VkPhysicalDeviceRobustness2FeaturesEXT unknown = {
+    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT,
+    .nullDescriptor = VK_TRUE,
+  };
+  VkPhysicalDeviceVulkan13Features f13 = {
+    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+    .pNext = &unknown,
+    .dynamicRendering = VK_FALSE,     /* supported by lavapipe, not enabled */
+  };
+  VkPhysicalDeviceFeatures2 features = {
+    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+    .pNext = &f13,
+  };
+  VkPhysicalDeviceDynamicRenderingFeatures dr = {
+    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES,
+    .dynamicRendering = VK_TRUE,
+  };
+  PscDeviceInfo info = *real;
+
+  info.enabled_features = &features;
+  wrapped = psc_device_new_for_vulkan (&info, &error);
+  g_assert_no_error (error);
+  g_assert_false (psc_device_get_headless (wrapped));
+  g_assert_false (psc_device_get_dynamic_rendering (wrapped));
+  g_assert_cmpstr (psc_device_get_name (wrapped), ==, psc_device_get_name (device));
+  g_assert_cmpuint (psc_device_get_api_version (wrapped), ==, psc_device_get_api_version (device));
+
+  /* Only the 1.3 structure survives, as a copy. */
+  g_assert_nonnull (psc_device_get_info (wrapped)->enabled_features);
+  g_assert_true (psc_device_get_info (wrapped)->enabled_features != &features);
+  s = psc_device_get_info (wrapped)->enabled_features->pNext;
+  g_assert_nonnull (s);
+  g_assert_true ((const void *) s != (const void *) &f13);
+  g_assert_cmpint (s->sType, ==, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
+  g_assert_null (s->pNext);
+
+  /* The caller's structures may change afterwards without effect. */
+  f13.dynamicRendering = VK_TRUE;
+  g_assert_false (psc_device_get_dynamic_rendering (wrapped));
+
+  /* Caches on it: AUTO resolves to legacy, DYNAMIC_RENDERING is refused. */
+  legacy = psc_cache_new (wrapped, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (psc_cache_get_backend (legacy), ==, PSC_BACKEND_LEGACY);
+  g_assert_null (psc_cache_new (wrapped, PSC_BACKEND_DYNAMIC_RENDERING, PSC_CACHE_FLAGS_NONE, &error));
+  assert_psc_error (error, PSC_ERROR_UNSUPPORTED, "backend");
+  g_clear_error (&error);
+  g_clear_object (&legacy);
+  g_clear_object (&wrapped);
+
+  /* Enabled through the 1.3 structure on a 1.3 device. */
+  wrapped = psc_device_new_for_vulkan (&info, &error);
+  g_assert_no_error (error);
+  g_assert_true (psc_device_get_dynamic_rendering (wrapped));
+  g_clear_object (&wrapped);
+
+  /* ...but not when the instance asked for 1.2 only. */
+  info.api_version = VK_API_VERSION_1_2;
+  wrapped = psc_device_new_for_vulkan (&info, &error);
+  g_assert_no_error (error);
+  g_assert_false (psc_device_get_dynamic_rendering (wrapped));
+  g_assert_cmpuint (psc_device_get_api_version (wrapped), ==, VK_API_VERSION_1_2);
+  g_clear_object (&wrapped);
+
+  /* The extension's structure counts on its own. */
+  features.pNext = &dr;
+  wrapped = psc_device_new_for_vulkan (&info, &error);
+  g_assert_no_error (error);
+  g_assert_true (psc_device_get_dynamic_rendering (wrapped));
+  g_clear_object (&wrapped);
+
+  /* No features at all: nothing optional was enabled. */
+  info.enabled_features = NULL;
+  wrapped = psc_device_new_for_vulkan (&info, &error);
+  g_assert_no_error (error);
+  g_assert_false (psc_device_get_dynamic_rendering (wrapped));
+  g_assert_null (psc_device_get_info (wrapped)->enabled_features);
+}
+
+/* Cache construction -------------------------------------------------------- */
+
+static void
+test_cache_new_bad_args (void)
+{
+  GError *error = NULL;
+
+  EXPECT_CRITICAL ("*PSC_IS_DEVICE*");
+  g_assert_null (psc_cache_new (NULL, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &error));
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*PSC_IS_DEVICE*");
+  g_assert_null (psc_cache_new ((PscDevice *) cache, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &error));
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*backend*");
+  g_assert_null (psc_cache_new (device, (PscBackend) 42, PSC_CACHE_FLAGS_NONE, &error));
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*flags*");
+  g_assert_null (psc_cache_new (device, PSC_BACKEND_AUTO, (PscCacheFlags) 0x80, &error));
+  g_test_assert_expected_messages ();
+  g_assert_no_error (error);
+}
+
+static void
+test_cache_dynamic_on_legacy_device (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscDevice) legacy_device = NULL;
+  g_autoptr(PscCache) legacy = NULL;
+
+  legacy_device = psc_device_new_headless (PSC_DEVICE_FLAGS_VALIDATION |
+                                           PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING, &error);
+  g_assert_no_error (error);
+  g_assert_false (psc_device_get_dynamic_rendering (legacy_device));
+  g_assert_true (psc_device_get_headless (legacy_device));
+
+  g_assert_null (psc_cache_new (legacy_device, PSC_BACKEND_DYNAMIC_RENDERING,
+                                PSC_CACHE_FLAGS_NONE, &error));
+  assert_psc_error (error, PSC_ERROR_UNSUPPORTED, "backend");
+  g_clear_error (&error);
+
+  legacy = psc_cache_new (legacy_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (psc_cache_get_backend (legacy), ==, PSC_BACKEND_LEGACY);
+  g_clear_object (&legacy);
+
+  legacy = psc_cache_new (legacy_device, PSC_BACKEND_LEGACY, PSC_CACHE_FLAGS_PASS_THROUGH, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (psc_cache_get_flags (legacy), ==, PSC_CACHE_FLAGS_PASS_THROUGH);
+  g_clear_object (&legacy);
+
+  g_assert_cmpuint (psc_device_get_validation_error_count (legacy_device), ==, 0);
+}
+
+/* Every cache method with a NULL or wrong-type cache. */
+static void
+test_cache_bad_self (void)
+{
+  PscCache *bad[2] = { NULL, (PscCache *) device };
+  VkSamplerCreateInfo sampler = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO };
+  VkComputePipelineCreateInfo compute = compute_info (module, layout);
+  g_autoptr(GBytes) bytes = g_bytes_new_static (psc_test_comp_spirv, sizeof psc_test_comp_spirv);
+  PscStats stats;
+  GError *error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      PscCache *c = bad[i];
+
+#define CHECK_CRITICAL(expr, expected) \
+      G_STMT_START { \
+        EXPECT_CRITICAL ("*PSC_IS_CACHE*"); \
+        g_assert_true ((expr) == (expected)); \
+        g_test_assert_expected_messages (); \
+      } G_STMT_END
+
+      CHECK_CRITICAL (psc_cache_get_device (c), NULL);
+      CHECK_CRITICAL (psc_cache_get_backend (c), PSC_BACKEND_LEGACY);
+      CHECK_CRITICAL (psc_cache_get_flags (c), PSC_CACHE_FLAGS_NONE);
+      CHECK_CRITICAL (psc_cache_register_shader (c, psc_test_comp_spirv, sizeof psc_test_comp_spirv, &error), VK_NULL_HANDLE);
+      CHECK_CRITICAL (psc_cache_register_shader_bytes (c, bytes, &error), 0);
+      CHECK_CRITICAL (psc_cache_release_shader (c, module, &error), FALSE);
+      CHECK_CRITICAL (psc_cache_release_shader_id (c, 1, &error), FALSE);
+      CHECK_CRITICAL (psc_cache_get_shader_id (c, module), 0);
+      CHECK_CRITICAL (psc_cache_get_sampler (c, &sampler, &error), VK_NULL_HANDLE);
+      CHECK_CRITICAL (psc_cache_get_descriptor_set_layout (c, NULL, &error), VK_NULL_HANDLE);
+      CHECK_CRITICAL (psc_cache_get_pipeline_layout (c, NULL, &error), VK_NULL_HANDLE);
+      CHECK_CRITICAL (psc_cache_get_compat_render_pass (c, NULL, &error), VK_NULL_HANDLE);
+      CHECK_CRITICAL (psc_cache_is_compat_render_pass (c, VK_NULL_HANDLE), FALSE);
+      CHECK_CRITICAL (psc_cache_get_graphics_pipeline (c, NULL, &error), VK_NULL_HANDLE);
+      CHECK_CRITICAL (psc_cache_get_compute_pipeline (c, &compute, &error), VK_NULL_HANDLE);
+      CHECK_CRITICAL (psc_cache_get_graphics_key_size (c, NULL, &error), 0);
+      CHECK_CRITICAL (psc_cache_prepare_graphics_pipeline (c, NULL, &error), 0);
+      CHECK_CRITICAL (psc_cache_prepare_compute_pipeline (c, &compute, &error), 0);
+      CHECK_CRITICAL (psc_cache_get_prepared_pipeline (c, 1, &error), VK_NULL_HANDLE);
+      CHECK_CRITICAL (psc_cache_pin (c, VK_OBJECT_TYPE_PIPELINE, 1, &error), FALSE);
+      CHECK_CRITICAL (psc_cache_unpin (c, VK_OBJECT_TYPE_PIPELINE, 1, &error), FALSE);
+      CHECK_CRITICAL (psc_cache_get_counter (c, PSC_OBJECT_KIND_SAMPLER, PSC_COUNTER_HITS), 0);
+#undef CHECK_CRITICAL
+
+      EXPECT_CRITICAL ("*PSC_IS_CACHE*");
+      psc_cache_begin_frame (c, 1, 0);
+      g_test_assert_expected_messages ();
+      EXPECT_CRITICAL ("*PSC_IS_CACHE*");
+      psc_cache_get_stats (c, &stats);
+      g_test_assert_expected_messages ();
+    }
+
+  g_assert_no_error (error);
+}
+
+/* NULL create infos: a critical, a null result, and a counted rejection. */
+static void
+test_cache_null_info (void)
+{
+  GError *error = NULL;
+  guint64 before = rejected (PSC_ERROR_INVALID_ARGUMENT);
+  guint n = 0;
+
+#define CHECK_NULL_INFO(expr, expected) \
+  G_STMT_START { \
+    EXPECT_CRITICAL ("*!= NULL*"); \
+    g_assert_true ((expr) == (expected)); \
+    g_test_assert_expected_messages (); \
+    n++; \
+  } G_STMT_END
+
+  CHECK_NULL_INFO (psc_cache_register_shader (cache, NULL, 64, &error), VK_NULL_HANDLE);
+  CHECK_NULL_INFO (psc_cache_register_shader_bytes (cache, NULL, &error), 0);
+  CHECK_NULL_INFO (psc_cache_get_sampler (cache, NULL, &error), VK_NULL_HANDLE);
+  CHECK_NULL_INFO (psc_cache_get_descriptor_set_layout (cache, NULL, &error), VK_NULL_HANDLE);
+  CHECK_NULL_INFO (psc_cache_get_pipeline_layout (cache, NULL, &error), VK_NULL_HANDLE);
+  CHECK_NULL_INFO (psc_cache_get_compat_render_pass (cache, NULL, &error), VK_NULL_HANDLE);
+  CHECK_NULL_INFO (psc_cache_get_graphics_pipeline (cache, NULL, &error), VK_NULL_HANDLE);
+  CHECK_NULL_INFO (psc_cache_get_compute_pipeline (cache, NULL, &error), VK_NULL_HANDLE);
+  CHECK_NULL_INFO (psc_cache_get_graphics_key_size (cache, NULL, &error), 0);
+  CHECK_NULL_INFO (psc_cache_prepare_graphics_pipeline (cache, NULL, &error), 0);
+  CHECK_NULL_INFO (psc_cache_prepare_compute_pipeline (cache, NULL, &error), 0);
+#undef CHECK_NULL_INFO
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (rejected (PSC_ERROR_INVALID_ARGUMENT), ==, before + n);
+
+  EXPECT_CRITICAL ("*stats != NULL*");
+  psc_cache_get_stats (cache, NULL);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*kind*");
+  g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_COUNT, PSC_COUNTER_HITS), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*counter*");
+  g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_SAMPLER, (PscCounter) 99), ==, 0);
+  g_test_assert_expected_messages ();
+
+  /* A preset error is a programming error. */
+  error = g_error_new_literal (PSC_ERROR, PSC_ERROR_FAILED, "preset");
+  EXPECT_CRITICAL ("*error == NULL*");
+  g_assert_true (psc_cache_get_sampler (cache, NULL, &error) == VK_NULL_HANDLE);
+  g_test_assert_expected_messages ();
+  g_clear_error (&error);
+}
+
+/* Wrong sType on every create info: INVALID_ARGUMENT naming "sType". */
+static void
+test_cache_wrong_stype (void)
+{
+  g_autoptr(GError) error = NULL;
+  VkSamplerCreateInfo sampler = { .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO };
+  VkDescriptorSetLayoutCreateInfo set_layout = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO };
+  VkPipelineLayoutCreateInfo pipeline_layout = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO };
+  VkRenderPassCreateInfo render_pass = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO };
+  VkGraphicsPipelineCreateInfo graphics = { .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO };
+  VkComputePipelineCreateInfo compute = compute_info (module, layout);
+  guint64 before = rejected (PSC_ERROR_INVALID_ARGUMENT);
+
+  compute.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
+
+  g_assert_true (psc_cache_get_sampler (cache, &sampler, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "sType");
+  g_clear_error (&error);
+  g_assert_true (psc_cache_get_descriptor_set_layout (cache, &set_layout, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "sType");
+  g_clear_error (&error);
+  g_assert_true (psc_cache_get_pipeline_layout (cache, &pipeline_layout, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "sType");
+  g_clear_error (&error);
+  g_assert_true (psc_cache_get_compat_render_pass (cache, &render_pass, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "sType");
+  g_clear_error (&error);
+  g_assert_true (psc_cache_get_graphics_pipeline (cache, &graphics, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "sType");
+  g_clear_error (&error);
+  g_assert_true (psc_cache_get_compute_pipeline (cache, &compute, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "sType");
+  g_clear_error (&error);
+  g_assert_cmpuint (psc_cache_prepare_graphics_pipeline (cache, &graphics, &error), ==, 0);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "sType");
+  g_clear_error (&error);
+  g_assert_cmpuint (psc_cache_get_graphics_key_size (cache, &graphics, &error), ==, 0);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "sType");
+  g_clear_error (&error);
+  g_assert_cmpuint (psc_cache_prepare_compute_pipeline (cache, &compute, &error), ==, 0);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "sType");
+  g_clear_error (&error);
+
+  g_assert_cmpuint (rejected (PSC_ERROR_INVALID_ARGUMENT), ==, before + 9);
+}
+
+/* Handles the cache did not issue: a null result and FOREIGN_HANDLE naming
+ * the field. Both real objects of the same device and made-up values. */
+static void
+test_cache_foreign_handles (void)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 before = rejected (PSC_ERROR_FOREIGN_HANDLE);
+  guint n = 0;
+
+  {
+    VkPipelineLayoutCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = 1,
+      .pSetLayouts = &foreign_set_layout,
+    };
+    g_assert_true (psc_cache_get_pipeline_layout (cache, &info, &error) == VK_NULL_HANDLE);
+    assert_psc_error (error, PSC_ERROR_FOREIGN_HANDLE, "pSetLayouts[0]");
+    g_clear_error (&error);
+    n++;
+  }
+  {
+    VkSampler samplers[1] = { foreign_sampler };
+    VkDescriptorSetLayoutBinding binding = {
+      .binding = 3,
+      .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER,
+      .descriptorCount = 1,
+      .stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT,
+      .pImmutableSamplers = samplers,
+    };
+    VkDescriptorSetLayoutCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+      .bindingCount = 1,
+      .pBindings = &binding,
+    };
+    g_assert_true (psc_cache_get_descriptor_set_layout (cache, &info, &error) == VK_NULL_HANDLE);
+    assert_psc_error (error, PSC_ERROR_FOREIGN_HANDLE, "pImmutableSamplers[0]");
+    g_clear_error (&error);
+    n++;
+  }
+  {
+    VkComputePipelineCreateInfo info = compute_info (foreign_module, layout);
+    g_assert_true (psc_cache_get_compute_pipeline (cache, &info, &error) == VK_NULL_HANDLE);
+    assert_psc_error (error, PSC_ERROR_FOREIGN_HANDLE, "stage.module");
+    g_clear_error (&error);
+    n++;
+    g_assert_cmpuint (psc_cache_prepare_compute_pipeline (cache, &info, &error), ==, 0);
+    assert_psc_error (error, PSC_ERROR_FOREIGN_HANDLE, "stage.module");
+    g_clear_error (&error);
+    n++;
+  }
+  {
+    VkComputePipelineCreateInfo info = compute_info (module, foreign_pipeline_layout);
+    g_assert_true (psc_cache_get_compute_pipeline (cache, &info, &error) == VK_NULL_HANDLE);
+    assert_psc_error (error, PSC_ERROR_FOREIGN_HANDLE, "layout");
+    g_clear_error (&error);
+    n++;
+  }
+  {
+    /* A made-up handle value. */
+    VkComputePipelineCreateInfo info = compute_info ((VkShaderModule) (guintptr) 0xdead0000u, layout);
+    g_assert_true (psc_cache_get_compute_pipeline (cache, &info, &error) == VK_NULL_HANDLE);
+    assert_psc_error (error, PSC_ERROR_FOREIGN_HANDLE, "stage.module");
+    g_clear_error (&error);
+    n++;
+  }
+  {
+    VkPipelineShaderStageCreateInfo stage = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+      .stage = VK_SHADER_STAGE_VERTEX_BIT,
+      .module = foreign_module,
+      .pName = "main",
+    };
+    VkPipelineVertexInputStateCreateInfo vertex = { .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO };
+    VkPipelineInputAssemblyStateCreateInfo assembly = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+    };
+    VkPipelineViewportStateCreateInfo viewport = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+      .viewportCount = 1,
+      .scissorCount = 1,
+    };
+    VkPipelineRasterizationStateCreateInfo raster = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+      .lineWidth = 1.0f,
+    };
+    VkPipelineMultisampleStateCreateInfo multisample = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+    };
+    VkPipelineDynamicStateCreateInfo dynamic = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+      .dynamicStateCount = G_N_ELEMENTS (dynamic_states),
+      .pDynamicStates = dynamic_states,
+    };
+    VkPipelineRenderingCreateInfo rendering = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+    };
+    VkGraphicsPipelineCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+      .pNext = &rendering,
+      .stageCount = 1,
+      .pStages = &stage,
+      .pVertexInputState = &vertex,
+      .pInputAssemblyState = &assembly,
+      .pViewportState = &viewport,
+      .pRasterizationState = &raster,
+      .pMultisampleState = &multisample,
+      .pDynamicState = &dynamic,
+      .layout = layout,
+      .basePipelineIndex = -1,
+    };
+    g_assert_true (psc_cache_get_graphics_pipeline (cache, &info, &error) == VK_NULL_HANDLE);
+    assert_psc_error (error, PSC_ERROR_FOREIGN_HANDLE, "pStages[0].module");
+    g_clear_error (&error);
+    n++;
+  }
+
+  g_assert_false (psc_cache_release_shader (cache, foreign_module, &error));
+  assert_psc_error (error, PSC_ERROR_FOREIGN_HANDLE, "module");
+  g_clear_error (&error);
+  n++;
+  g_assert_false (psc_cache_release_shader_id (cache, 4242, &error));
+  assert_psc_error (error, PSC_ERROR_FOREIGN_HANDLE, "shader_id");
+  g_clear_error (&error);
+  n++;
+  g_assert_cmpuint (psc_cache_get_shader_id (cache, foreign_module), ==, 0);
+  g_assert_false (psc_cache_is_compat_render_pass (cache, (VkRenderPass) (guintptr) 0xbeef0000u));
+
+  g_assert_false (psc_cache_pin (cache, VK_OBJECT_TYPE_PIPELINE_LAYOUT,
+                                 (guint64) (guintptr) foreign_pipeline_layout, &error));
+  assert_psc_error (error, PSC_ERROR_FOREIGN_HANDLE, NULL);
+  g_clear_error (&error);
+  n++;
+  g_assert_false (psc_cache_unpin (cache, VK_OBJECT_TYPE_SAMPLER,
+                                   (guint64) (guintptr) foreign_sampler, &error));
+  assert_psc_error (error, PSC_ERROR_FOREIGN_HANDLE, NULL);
+  g_clear_error (&error);
+  n++;
+
+  g_assert_cmpuint (rejected (PSC_ERROR_FOREIGN_HANDLE), ==, before + n);
+
+  /* Not a foreign handle but an unknown prepared key. */
+  g_assert_true (psc_cache_get_prepared_pipeline (cache, 0, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "key_id");
+  g_clear_error (&error);
+  g_assert_true (psc_cache_get_prepared_pipeline (cache, 999999, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "key_id");
+}
+
+static void
+test_cache_bad_spirv (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) empty = g_bytes_new (NULL, 0);
+  static const guint32 zeros[16];
+  guint32 odd[8];
+
+  g_assert_true (psc_cache_register_shader (cache, zeros, sizeof zeros, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "pCode");
+  g_clear_error (&error);
+
+  memcpy (odd, psc_test_comp_spirv, sizeof odd);
+  g_assert_true (psc_cache_register_shader (cache, odd, sizeof odd - 1, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "codeSize");
+  g_clear_error (&error);
+
+  g_assert_cmpuint (psc_cache_register_shader_bytes (cache, empty, &error), ==, 0);
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "codeSize");
+}
+
+/* Calls from a thread other than the owner. */
+static gpointer
+wrong_thread_main (gpointer data)
+{
+  VkSamplerCreateInfo sampler = {
+    .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+    .magFilter = VK_FILTER_LINEAR,
+    .minFilter = VK_FILTER_LINEAR,
+    .maxLod = 1.0f,
+  };
+  VkPipelineLayoutCreateInfo pipeline_layout = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
+  VkDescriptorSetLayoutCreateInfo set_layout = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO };
+  VkComputePipelineCreateInfo compute = compute_info (module, layout);
+  g_autoptr(GBytes) bytes = g_bytes_new_static (psc_test_comp_spirv, sizeof psc_test_comp_spirv);
+  guint64 before = rejected (PSC_ERROR_WRONG_THREAD);
+  GError *error = NULL;
+  PscStats stats;
+  guint n = 0;
+
+#define CHECK_WRONG_THREAD(expr, expected) \
+  G_STMT_START { \
+    g_assert_true ((expr) == (expected)); \
+    assert_psc_error (error, PSC_ERROR_WRONG_THREAD, NULL); \
+    g_clear_error (&error); \
+    n++; \
+  } G_STMT_END
+
+  CHECK_WRONG_THREAD (psc_cache_register_shader (cache, psc_test_comp_spirv, sizeof psc_test_comp_spirv, &error), VK_NULL_HANDLE);
+  CHECK_WRONG_THREAD (psc_cache_register_shader_bytes (cache, bytes, &error), 0);
+  CHECK_WRONG_THREAD (psc_cache_release_shader (cache, module, &error), FALSE);
+  CHECK_WRONG_THREAD (psc_cache_get_sampler (cache, &sampler, &error), VK_NULL_HANDLE);
+  CHECK_WRONG_THREAD (psc_cache_get_descriptor_set_layout (cache, &set_layout, &error), VK_NULL_HANDLE);
+  CHECK_WRONG_THREAD (psc_cache_get_pipeline_layout (cache, &pipeline_layout, &error), VK_NULL_HANDLE);
+  CHECK_WRONG_THREAD (psc_cache_get_compute_pipeline (cache, &compute, &error), VK_NULL_HANDLE);
+  CHECK_WRONG_THREAD (psc_cache_prepare_compute_pipeline (cache, &compute, &error), 0);
+  CHECK_WRONG_THREAD (psc_cache_get_prepared_pipeline (cache, 1, &error), VK_NULL_HANDLE);
+  CHECK_WRONG_THREAD (psc_cache_pin (cache, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (guint64) (guintptr) layout, &error), FALSE);
+  CHECK_WRONG_THREAD (psc_cache_unpin (cache, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (guint64) (guintptr) layout, &error), FALSE);
+#undef CHECK_WRONG_THREAD
+
+  /* The pump has no error to report: a critical, and nothing happens. */
+  EXPECT_CRITICAL ("*owner*");
+  psc_cache_begin_frame (cache, 1000, 0);
+  g_test_assert_expected_messages ();
+
+  /* Counters are readable from any thread. */
+  psc_cache_get_stats (cache, &stats);
+  g_assert_cmpuint (stats.rejected[PSC_ERROR_WRONG_THREAD], ==, before + n);
+  g_assert_cmpuint (stats.frame, <, 1000);
+  g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_ENTRIES), >=, 1);
+
+  return NULL;
+}
+
+static void
+test_cache_wrong_thread (void)
+{
+  GThread *thread = g_thread_new ("not-the-owner", wrong_thread_main, NULL);
+  g_autoptr(GError) error = NULL;
+  VkComputePipelineCreateInfo compute = compute_info (module, layout);
+
+  g_thread_join (thread);
+
+  /* Nothing changed: the owner still gets its pipeline, and the module is
+   * still registered. */
+  g_assert_cmpuint (psc_cache_get_shader_id (cache, module), !=, 0);
+  g_assert_true (psc_cache_get_compute_pipeline (cache, &compute, &error) != VK_NULL_HANDLE);
+  g_assert_no_error (error);
+}
+
+/* A valid round trip, so the error paths above are not the only ones
+ * exercised on this cache. */
+static void
+test_cache_valid_requests (void)
+{
+  g_autoptr(GError) error = NULL;
+  VkComputePipelineCreateInfo compute = compute_info (module, layout);
+  VkPipeline a, b, prepared;
+  guint32 key_id;
+
+  a = psc_cache_get_compute_pipeline (cache, &compute, &error);
+  g_assert_no_error (error);
+  b = psc_cache_get_compute_pipeline (cache, &compute, &error);
+  g_assert_no_error (error);
+  g_assert_true (a != VK_NULL_HANDLE && a == b);
+
+  key_id = psc_cache_prepare_compute_pipeline (cache, &compute, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (key_id, !=, 0);
+  prepared = psc_cache_get_prepared_pipeline (cache, key_id, &error);
+  g_assert_no_error (error);
+  g_assert_true (prepared == a);
+
+  g_assert_true (psc_cache_pin (cache, VK_OBJECT_TYPE_PIPELINE, (guint64) (guintptr) a, &error));
+  g_assert_no_error (error);
+  g_assert_true (psc_cache_unpin (cache, VK_OBJECT_TYPE_PIPELINE, (guint64) (guintptr) a, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS), ==, 1);
+  g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_ENTRIES), ==, 1);
+  psc_cache_begin_frame (cache, 2, 0);
+}
+
+/* Setup ------------------------------------------------------------------ */
+
+static void
+create_foreign_objects (void)
+{
+  const PscDeviceInfo *info = psc_device_get_info (device);
+  PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)
+    info->get_instance_proc_addr (info->instance, "vkGetDeviceProcAddr");
+  PFN_vkCreateShaderModule create_shader_module =
+    (PFN_vkCreateShaderModule) gdpa (info->device, "vkCreateShaderModule");
+  PFN_vkCreateDescriptorSetLayout create_set_layout =
+    (PFN_vkCreateDescriptorSetLayout) gdpa (info->device, "vkCreateDescriptorSetLayout");
+  PFN_vkCreatePipelineLayout create_pipeline_layout =
+    (PFN_vkCreatePipelineLayout) gdpa (info->device, "vkCreatePipelineLayout");
+  PFN_vkCreateSampler create_sampler =
+    (PFN_vkCreateSampler) gdpa (info->device, "vkCreateSampler");
+  VkShaderModuleCreateInfo module_ci = {
+    .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+    .codeSize = sizeof psc_test_comp_spirv,
+    .pCode = psc_test_comp_spirv,
+  };
+  VkDescriptorSetLayoutBinding binding = {
+    .binding = 0,
+    .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    .descriptorCount = 1,
+    .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+  };
+  VkDescriptorSetLayoutCreateInfo set_layout_ci = {
+    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+    .bindingCount = 1,
+    .pBindings = &binding,
+  };
+  VkPipelineLayoutCreateInfo pipeline_layout_ci = {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+  };
+  VkSamplerCreateInfo sampler_ci = {
+    .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+    .maxLod = 1.0f,
+  };
+
+  destroy_shader_module = (PFN_vkDestroyShaderModule) gdpa (info->device, "vkDestroyShaderModule");
+  destroy_set_layout = (PFN_vkDestroyDescriptorSetLayout) gdpa (info->device, "vkDestroyDescriptorSetLayout");
+  destroy_pipeline_layout = (PFN_vkDestroyPipelineLayout) gdpa (info->device, "vkDestroyPipelineLayout");
+  destroy_sampler = (PFN_vkDestroySampler) gdpa (info->device, "vkDestroySampler");
+
+  g_assert_cmpint (create_shader_module (info->device, &module_ci, NULL, &foreign_module), ==, VK_SUCCESS);
+  g_assert_cmpint (create_set_layout (info->device, &set_layout_ci, NULL, &foreign_set_layout), ==, VK_SUCCESS);
+  g_assert_cmpint (create_pipeline_layout (info->device, &pipeline_layout_ci, NULL, &foreign_pipeline_layout), ==, VK_SUCCESS);
+  g_assert_cmpint (create_sampler (info->device, &sampler_ci, NULL, &foreign_sampler), ==, VK_SUCCESS);
+}
+
+static void
+destroy_foreign_objects (void)
+{
+  VkDevice d = psc_device_get_info (device)->device;
+
+  destroy_shader_module (d, foreign_module, NULL);
+  destroy_set_layout (d, foreign_set_layout, NULL);
+  destroy_pipeline_layout (d, foreign_pipeline_layout, NULL);
+  destroy_sampler (d, foreign_sampler, NULL);
+}
+
+static void
+create_cache_objects (void)
+{
+  g_autoptr(GError) error = NULL;
+  VkDescriptorSetLayout set_layout;
+  VkDescriptorSetLayoutBinding binding = {
+    .binding = 0,
+    .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    .descriptorCount = 1,
+    .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+  };
+  VkDescriptorSetLayoutCreateInfo set_layout_ci = {
+    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+    .bindingCount = 1,
+    .pBindings = &binding,
+  };
+  VkPushConstantRange range = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 4 };
+  VkPipelineLayoutCreateInfo layout_ci = {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+    .setLayoutCount = 1,
+    .pSetLayouts = &set_layout,
+    .pushConstantRangeCount = 1,
+    .pPushConstantRanges = &range,
+  };
+
+  psc_cache_begin_frame (cache, 1, 0);
+  module = psc_cache_register_shader (cache, psc_test_comp_spirv, sizeof psc_test_comp_spirv, &error);
+  g_assert_no_error (error);
+  set_layout = psc_cache_get_descriptor_set_layout (cache, &set_layout_ci, &error);
+  g_assert_no_error (error);
+  layout = psc_cache_get_pipeline_layout (cache, &layout_ci, &error);
+  g_assert_no_error (error);
+}
+
+/* Under LeakSanitizer: the loader unloads lavapipe (and LLVM with it) at
+ * vkDestroyInstance, after which LeakSanitizer reports the driver's one-time
+ * initialisation as leaks it can no longer attribute to the driver (so the
+ * driver-only suppressions in tests/sanitizers/lsan.supp cannot match).
+ * Keeping the driver resident keeps those allocations reachable. */
+static void
+keep_driver_resident (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  const char *icd = g_getenv ("VK_DRIVER_FILES");
+
+  if (icd != NULL && strstr (icd, "lvp_icd") != NULL)
+    (void) dlopen ("libvulkan_lvp.so", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+#endif
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  keep_driver_resident ();
+
+  device = psc_device_new_headless (PSC_DEVICE_FLAGS_VALIDATION, &error);
+  g_assert_no_error (error);
+  cache = psc_cache_new (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (psc_cache_get_backend (cache), ==, PSC_BACKEND_DYNAMIC_RENDERING);
+  create_foreign_objects ();
+  create_cache_objects ();
+
+  g_test_add_func ("/api/version", test_version);
+  g_test_add_func ("/api/error-domain", test_error_domain);
+  g_test_add_func ("/api/device/bad-objects", test_device_bad_objects);
+  g_test_add_func ("/api/device/new-bad-args", test_device_new_bad_args);
+  g_test_add_func ("/api/device/new-bad-features", test_device_new_bad_features);
+  g_test_add_func ("/api/device/feature-snapshot", test_device_feature_snapshot);
+  g_test_add_func ("/api/cache/new-bad-args", test_cache_new_bad_args);
+  g_test_add_func ("/api/cache/dynamic-on-legacy-device", test_cache_dynamic_on_legacy_device);
+  g_test_add_func ("/api/cache/bad-self", test_cache_bad_self);
+  g_test_add_func ("/api/cache/null-info", test_cache_null_info);
+  g_test_add_func ("/api/cache/wrong-stype", test_cache_wrong_stype);
+  g_test_add_func ("/api/cache/foreign-handles", test_cache_foreign_handles);
+  g_test_add_func ("/api/cache/bad-spirv", test_cache_bad_spirv);
+  g_test_add_func ("/api/cache/wrong-thread", test_cache_wrong_thread);
+  g_test_add_func ("/api/cache/valid-requests", test_cache_valid_requests);
+
+  ret = g_test_run ();
+
+  g_clear_object (&cache);
+  destroy_foreign_objects ();
+  if (psc_device_get_validation_error_count (device) != 0)
+    {
+      g_printerr ("%u Vulkan validation errors\n", psc_device_get_validation_error_count (device));
+      ret = 1;
+    }
+  g_clear_object (&device);
+  return ret;
+}

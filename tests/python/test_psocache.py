@@ -1,0 +1,303 @@
+#!/usr/bin/python3
+# PyGObject tests of the Psc-1 typelib from the build tree.
+#
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import os
+import subprocess
+import sys
+import threading
+import unittest
+
+try:
+    import gi
+    gi.require_version('GLib', '2.0')
+    gi.require_version('Gio', '2.0')
+    gi.require_version('Psc', '1')
+    from gi.repository import GLib, Gio, Psc
+except (ImportError, ValueError) as e:
+    # Not a skip: the suite exists to prove the bindings work.
+    print(f'cannot import Psc 1 through PyGObject: {e}', file=sys.stderr)
+    sys.exit(1)
+
+
+def spirv_data():
+    with open(os.environ['PSC_TEST_SPV'], 'rb') as f:
+        return f.read()
+
+
+def spirv_bytes():
+    return GLib.Bytes.new(spirv_data())
+
+
+def spirv_variant(n):
+    # Word 2 of the SPIR-V header is the generator's magic number, which no
+    # driver interprets: changing it gives distinct content, same shader.
+    data = bytearray(spirv_data())
+    data[8:12] = (0x7fff0000 + n).to_bytes(4, 'little')
+    return GLib.Bytes.new(bytes(data))
+
+
+def headless_error_in_subprocess(flags, **env):
+    # The loader reads its variables once per process: try in a fresh one.
+    code = '''
+import gi, sys
+gi.require_version('Psc', '1')
+from gi.repository import GLib, Psc
+try:
+    Psc.Device.new_headless(Psc.DeviceFlags(%d))
+except GLib.Error as e:
+    print(e.domain, e.code, e.message)
+    sys.exit(0)
+print('no error')
+''' % int(flags)
+    full_env = dict(os.environ)
+    full_env.update(env)
+    out = subprocess.run([sys.executable, '-c', code], env=full_env, check=True,
+                         stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
+    return out
+
+
+class PscTestCase(unittest.TestCase):
+    def assertPscError(self, cm, code):
+        err = cm.exception
+        self.assertEqual(err.domain, 'psc-error-quark', err.message)
+        self.assertTrue(err.matches(Psc.error_quark(), code),
+                        f'expected {code!r}, got code {err.code}: {err.message}')
+        self.assertTrue(err.message)
+
+
+class VersionTests(PscTestCase):
+    def test_runtime_matches_headers(self):
+        self.assertEqual(Psc.get_major_version(), Psc.MAJOR_VERSION)
+        self.assertEqual(Psc.get_minor_version(), Psc.MINOR_VERSION)
+        self.assertEqual(Psc.get_micro_version(), Psc.MICRO_VERSION)
+        expected = os.environ.get('PSC_EXPECTED_VERSION')
+        if expected:
+            self.assertEqual(Psc.VERSION_S, expected)
+            self.assertEqual('%d.%d.%d' % (Psc.get_major_version(),
+                                           Psc.get_minor_version(),
+                                           Psc.get_micro_version()), expected)
+
+    def test_check_version(self):
+        major, minor, micro = (Psc.get_major_version(), Psc.get_minor_version(),
+                               Psc.get_micro_version())
+        self.assertTrue(Psc.check_version(major, minor, micro))
+        self.assertTrue(Psc.check_version(0, 0, 0))
+        self.assertFalse(Psc.check_version(major + 1, 0, 0))
+        self.assertFalse(Psc.check_version(major, minor + 1, 0))
+        self.assertFalse(Psc.check_version(major, minor, micro + 1))
+
+
+class TypelibTests(PscTestCase):
+    def test_struct_sizes(self):
+        # Bindings allocate (out caller-allocates) structs with the typelib's
+        # size: it must be the C size, fixed-size arrays included.
+        self.assertEqual(Psc.KindStats.__info__.get_size(), 6 * 8)
+        self.assertEqual(Psc.AsyncStats.__info__.get_size(), 14 * 8)
+        self.assertEqual(Psc.Stats.__info__.get_size(),
+                         int(Psc.ObjectKind.COUNT) * 6 * 8 + 8 + Psc.REJECT_REASON_COUNT * 8 + 8
+                         + Psc.AsyncStats.__info__.get_size())
+
+
+class ErrorTests(PscTestCase):
+    def test_domain(self):
+        self.assertEqual(Psc.error_quark(), GLib.quark_from_string('psc-error-quark'))
+
+    def test_dbus_names(self):
+        names = {
+            Psc.Error.FAILED: 'Failed',
+            Psc.Error.INVALID_ARGUMENT: 'InvalidArgument',
+            Psc.Error.UNSUPPORTED: 'Unsupported',
+            Psc.Error.FOREIGN_HANDLE: 'ForeignHandle',
+            Psc.Error.CAPACITY: 'Capacity',
+            Psc.Error.VULKAN: 'Vulkan',
+            Psc.Error.WRONG_THREAD: 'WrongThread',
+            Psc.Error.NO_DEVICE: 'NoDevice',
+            Psc.Error.QUEUE_FULL: 'QueueFull',
+        }
+        for code, name in names.items():
+            err = GLib.Error.new_literal(Psc.error_quark(), 'x', int(code))
+            self.assertEqual(Gio.DBusError.encode_gerror(err),
+                             'io.github.psocache.Error.' + name)
+            back = Gio.DBusError.new_for_dbus_error('io.github.psocache.Error.' + name, 'y')
+            self.assertTrue(back.matches(Psc.error_quark(), code))
+
+
+class DeviceCacheTests(PscTestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.device = Psc.Device.new_headless(Psc.DeviceFlags.VALIDATION)
+
+    @classmethod
+    def tearDownClass(cls):
+        count = cls.device.props.validation_error_count
+        del cls.device
+        if count:
+            raise AssertionError(f'{count} Vulkan validation errors')
+
+    def test_device_properties(self):
+        d = self.device
+        self.assertTrue(d.props.name)
+        self.assertEqual(d.props.name, d.get_name())
+        self.assertTrue(d.props.headless)
+        self.assertTrue(d.get_headless())
+        api = d.props.api_version
+        self.assertGreaterEqual(api >> 22 & 0x7f, 1)   # VK_API_VERSION_MAJOR
+        self.assertEqual(api, d.get_api_version())
+        self.assertEqual(d.props.driver_version, d.get_driver_version())
+        self.assertEqual(d.props.validation_error_count, 0)
+        # lavapipe is a Vulkan 1.3 driver with dynamic rendering.
+        self.assertTrue(d.props.dynamic_rendering)
+
+    def test_headless_errors(self):
+        out = headless_error_in_subprocess(Psc.DeviceFlags.NONE, PSC_DEVICE_INDEX='99')
+        self.assertTrue(out.startswith('psc-error-quark %d ' % Psc.Error.NO_DEVICE), out)
+        self.assertIn('PSC_DEVICE_INDEX', out)
+        out = headless_error_in_subprocess(Psc.DeviceFlags.NONE, PSC_DEVICE_INDEX='0')
+        self.assertEqual(out, 'no error')
+        out = headless_error_in_subprocess(Psc.DeviceFlags.VALIDATION,
+                                           VK_LAYER_PATH='/nonexistent', VK_INSTANCE_LAYERS='')
+        self.assertTrue(out.startswith('psc-error-quark %d ' % Psc.Error.NO_DEVICE), out)
+        self.assertIn('VK_LAYER_KHRONOS_validation', out)
+        out = headless_error_in_subprocess(Psc.DeviceFlags.NONE,
+                                           VK_DRIVER_FILES='/nonexistent/icd.json')
+        self.assertTrue(out.startswith('psc-error-quark %d ' % Psc.Error.NO_DEVICE), out)
+
+    def test_no_dynamic_rendering_device(self):
+        d = Psc.Device.new_headless(Psc.DeviceFlags.NO_DYNAMIC_RENDERING)
+        self.assertFalse(d.props.dynamic_rendering)
+        c = Psc.Cache.new(d, Psc.Backend.AUTO, Psc.CacheFlags.NONE)
+        self.assertEqual(c.props.backend, Psc.Backend.LEGACY)
+        with self.assertRaises(GLib.Error) as cm:
+            Psc.Cache.new(d, Psc.Backend.DYNAMIC_RENDERING, Psc.CacheFlags.NONE)
+        self.assertPscError(cm, Psc.Error.UNSUPPORTED)
+
+    def test_cache_properties(self):
+        c = Psc.Cache.new(self.device, Psc.Backend.AUTO, Psc.CacheFlags.PASS_THROUGH)
+        self.assertIs(c.props.device, self.device)
+        self.assertIs(c.get_device(), self.device)
+        self.assertEqual(c.props.backend, Psc.Backend.DYNAMIC_RENDERING)
+        self.assertEqual(c.get_backend(), Psc.Backend.DYNAMIC_RENDERING)
+        self.assertEqual(c.props.flags, Psc.CacheFlags.PASS_THROUGH)
+        for name in ('hits', 'misses', 'creations', 'creation_time_ns', 'entries',
+                     'capacity_failures', 'rejected'):
+            self.assertEqual(getattr(c.props, name), 0, name)
+        # Empty tables already hold some memory.
+        self.assertGreaterEqual(c.props.host_bytes, 0)
+
+    def test_register_shader_and_counters(self):
+        c = Psc.Cache.new(self.device, Psc.Backend.AUTO, Psc.CacheFlags.NONE)
+        c.begin_frame(1, 0)
+        spirv = spirv_bytes()
+        shader_id = c.register_shader_bytes(spirv)
+        self.assertGreater(shader_id, 0)
+        # Identity is content: the same SPIR-V is the same module.
+        self.assertEqual(c.register_shader_bytes(spirv_bytes()), shader_id)
+
+        kind = Psc.ObjectKind.SHADER_MODULE
+        self.assertEqual(c.get_counter(kind, Psc.Counter.ENTRIES), 1)
+        self.assertEqual(c.get_counter(kind, Psc.Counter.CREATIONS), 1)
+        self.assertGreater(c.get_counter(kind, Psc.Counter.HOST_BYTES), 0)
+        self.assertEqual(c.get_counter(Psc.ObjectKind.GRAPHICS_PIPELINE, Psc.Counter.ENTRIES), 0)
+        self.assertEqual(c.props.entries, 1)
+        self.assertEqual(c.props.creations, 1)
+        self.assertGreater(c.props.host_bytes, 0)
+        self.assertEqual(c.props.rejected, 0)
+
+        stats = c.get_stats()
+        self.assertEqual(stats.frame, 1)
+        self.assertEqual(stats.capacity_failures, 0)
+
+        # Each registration takes a reference; the module dies with the last.
+        self.assertTrue(c.release_shader_id(shader_id))
+        self.assertEqual(c.get_counter(kind, Psc.Counter.ENTRIES), 1)
+        self.assertTrue(c.release_shader_id(shader_id))
+        self.assertEqual(c.get_counter(kind, Psc.Counter.ENTRIES), 0)
+        with self.assertRaises(GLib.Error) as cm:
+            c.release_shader_id(shader_id)
+        self.assertPscError(cm, Psc.Error.FOREIGN_HANDLE)
+        self.assertIn('shader_id', cm.exception.message)
+
+    def test_bad_spirv(self):
+        c = Psc.Cache.new(self.device, Psc.Backend.AUTO, Psc.CacheFlags.NONE)
+        with self.assertRaises(GLib.Error) as cm:
+            c.register_shader_bytes(GLib.Bytes.new(b''))
+        self.assertPscError(cm, Psc.Error.INVALID_ARGUMENT)
+        with self.assertRaises(GLib.Error) as cm:
+            c.register_shader_bytes(GLib.Bytes.new(b'\x03\x02\x23'))   # not whole words
+        self.assertPscError(cm, Psc.Error.INVALID_ARGUMENT)
+        with self.assertRaises(GLib.Error) as cm:
+            c.register_shader_bytes(GLib.Bytes.new(b'\0' * 64))        # no SPIR-V magic
+        self.assertPscError(cm, Psc.Error.INVALID_ARGUMENT)
+        self.assertEqual(c.props.rejected, 3)
+        stats = c.get_stats()
+        self.assertEqual(stats.rejected[int(Psc.Error.INVALID_ARGUMENT)], 3)
+        self.assertEqual(c.props.entries, 0)
+
+    def test_force_hash_hook(self):
+        # PSOCACHE_TEST_FORCE_HASH makes every key collide: the collision
+        # bucket's capacity + 1st distinct key fails, the others still hit.
+        os.environ['PSOCACHE_TEST_FORCE_HASH'] = '0xfeedface12345678'
+        try:
+            c = Psc.Cache.new(self.device, Psc.Backend.AUTO, Psc.CacheFlags.NONE)
+        finally:
+            del os.environ['PSOCACHE_TEST_FORCE_HASH']
+        ids = []
+        for n in range(64):
+            try:
+                ids.append(c.register_shader_bytes(spirv_variant(n)))
+            except GLib.Error as e:
+                self.assertTrue(e.matches(Psc.error_quark(), Psc.Error.CAPACITY), e.message)
+                break
+        else:
+            self.fail('no capacity error with every key on one hash')
+        self.assertGreater(len(ids), 0)
+        self.assertEqual(len(set(ids)), len(ids))
+        self.assertEqual(c.props.capacity_failures, 1)
+        kind = Psc.ObjectKind.SHADER_MODULE
+        self.assertEqual(c.get_counter(kind, Psc.Counter.ENTRIES), len(ids))
+        for n, shader_id in enumerate(ids):
+            self.assertEqual(c.register_shader_bytes(spirv_variant(n)), shader_id)
+        self.assertEqual(c.get_counter(kind, Psc.Counter.HITS), len(ids))
+
+        os.environ['PSOCACHE_TEST_FORCE_HASH'] = 'not-hex'
+        try:
+            with self.assertRaises(GLib.Error) as cm:
+                Psc.Cache.new(self.device, Psc.Backend.AUTO, Psc.CacheFlags.NONE)
+        finally:
+            del os.environ['PSOCACHE_TEST_FORCE_HASH']
+        self.assertPscError(cm, Psc.Error.INVALID_ARGUMENT)
+        self.assertIn('PSOCACHE_TEST_FORCE_HASH', cm.exception.message)
+
+    def test_unknown_shader_id(self):
+        c = Psc.Cache.new(self.device, Psc.Backend.AUTO, Psc.CacheFlags.NONE)
+        with self.assertRaises(GLib.Error) as cm:
+            c.release_shader_id(4242)
+        self.assertPscError(cm, Psc.Error.FOREIGN_HANDLE)
+
+    def test_wrong_thread(self):
+        c = Psc.Cache.new(self.device, Psc.Backend.AUTO, Psc.CacheFlags.NONE)
+        spirv = spirv_bytes()
+        result = {}
+
+        def worker():
+            try:
+                c.register_shader_bytes(spirv)
+                result['error'] = None
+            except GLib.Error as e:
+                result['error'] = e
+
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join()
+        err = result['error']
+        self.assertIsNotNone(err, 'a call from another thread succeeded')
+        self.assertTrue(err.matches(Psc.error_quark(), Psc.Error.WRONG_THREAD), err.message)
+        # Counters may be read from any thread; nothing was created.
+        self.assertEqual(c.props.entries, 0)
+        self.assertGreater(c.register_shader_bytes(spirv), 0)
+
+
+if __name__ == '__main__':
+    unittest.main()

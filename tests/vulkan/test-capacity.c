@@ -1,0 +1,124 @@
+/* test-capacity: a full collision bucket is a capacity error, never an
+ * overwrite.
+ *
+ * With the documented test hook PSOCACHE_TEST_FORCE_HASH=<hex u64> (read by
+ * psc_cache_new), every key of that cache hashes to the same value. Inserting
+ * PSC_COLLISION_BUCKET_CAPACITY + 1 distinct samplers: the last one fails
+ * with PSC_ERROR_CAPACITY, the earlier ones still hit with their own
+ * handles, and the capacity_failures counter shows it.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "harness.h"
+
+/* The documented capacity (psc-core.h); the public headers do not export it. */
+#define BUCKET_CAPACITY 4
+
+static VkSamplerCreateInfo
+sampler_info (guint i)
+{
+  VkSamplerCreateInfo si = {
+    .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+    .magFilter = VK_FILTER_LINEAR,
+    .minFilter = VK_FILTER_LINEAR,
+    .addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+    .addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+    .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+    .maxLod = 1.0f + (float) i,          /* distinct keys */
+    .borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK,
+  };
+  return si;
+}
+
+static void
+test_capacity_forced_hash (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  PscCache *cache;
+  g_autoptr(GError) error = NULL;
+  VkSampler samplers[BUCKET_CAPACITY];
+  VkSampler overflow;
+  VkSamplerCreateInfo si;
+  PscStats before, after;
+
+  g_setenv ("PSOCACHE_TEST_FORCE_HASH", "0123456789abcdef", TRUE);
+  cache = psc_test_harness_cache (h, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE);
+  g_unsetenv ("PSOCACHE_TEST_FORCE_HASH");
+
+  psc_cache_get_stats (cache, &before);
+  for (guint i = 0; i < BUCKET_CAPACITY; i++)
+    {
+      si = sampler_info (i);
+      samplers[i] = psc_cache_get_sampler (cache, &si, &error);
+      g_assert_no_error (error);
+      g_assert_true (samplers[i] != VK_NULL_HANDLE);
+      for (guint j = 0; j < i; j++)
+        g_assert_true (samplers[i] != samplers[j]);
+    }
+
+  si = sampler_info (BUCKET_CAPACITY);
+  overflow = psc_cache_get_sampler (cache, &si, &error);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_CAPACITY);
+  g_assert_true (overflow == VK_NULL_HANDLE);
+  g_test_message ("capacity error: %s", error->message);
+  g_clear_error (&error);
+
+  /* the bucket's members are intact and still hit */
+  for (guint i = 0; i < BUCKET_CAPACITY; i++)
+    {
+      si = sampler_info (i);
+      g_assert_true (psc_cache_get_sampler (cache, &si, &error) == samplers[i]);
+      g_assert_no_error (error);
+    }
+
+  psc_cache_get_stats (cache, &after);
+  g_assert_cmpuint (after.capacity_failures - before.capacity_failures, ==, 1);
+  g_assert_cmpuint (after.rejected[PSC_ERROR_CAPACITY] - before.rejected[PSC_ERROR_CAPACITY], ==, 1);
+  g_assert_cmpuint (after.kinds[PSC_OBJECT_KIND_SAMPLER].creations -
+                    before.kinds[PSC_OBJECT_KIND_SAMPLER].creations, ==, BUCKET_CAPACITY);
+  g_assert_cmpuint (after.kinds[PSC_OBJECT_KIND_SAMPLER].hits -
+                    before.kinds[PSC_OBJECT_KIND_SAMPLER].hits, ==, BUCKET_CAPACITY);
+  g_assert_cmpuint (after.kinds[PSC_OBJECT_KIND_SAMPLER].entries, ==, BUCKET_CAPACITY);
+
+  /* the same overflow again fails the same way */
+  si = sampler_info (BUCKET_CAPACITY);
+  overflow = psc_cache_get_sampler (cache, &si, &error);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_CAPACITY);
+  g_clear_error (&error);
+  g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_SAMPLER, PSC_COUNTER_ENTRIES),
+                    ==, BUCKET_CAPACITY);
+
+  psc_test_harness_finish (h);
+}
+
+static void
+test_capacity_unforced (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  PscCache *cache;
+  g_autoptr(GError) error = NULL;
+  PscStats stats;
+
+  /* without the hook the same keys all fit */
+  g_unsetenv ("PSOCACHE_TEST_FORCE_HASH");
+  cache = psc_test_harness_cache (h, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE);
+  for (guint i = 0; i < 4 * BUCKET_CAPACITY; i++)
+    {
+      VkSamplerCreateInfo si = sampler_info (i);
+
+      g_assert_true (psc_cache_get_sampler (cache, &si, &error) != VK_NULL_HANDLE);
+      g_assert_no_error (error);
+    }
+  psc_cache_get_stats (cache, &stats);
+  g_assert_cmpuint (stats.capacity_failures, ==, 0);
+  psc_test_harness_finish (h);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/vulkan/capacity/forced-hash", test_capacity_forced_hash);
+  g_test_add_func ("/vulkan/capacity/unforced", test_capacity_unforced);
+  return g_test_run ();
+}
