@@ -105,11 +105,11 @@ psc_cache_request_graphics_pipeline (PscCache                           *self,
 
   core_error.path[0] = '\0';
   core_error.message[0] = '\0';
-  return finish_request (psc_core_request_graphics (psc_cache_get_core (self), info,
+  PscStatus status = psc_core_request_graphics (psc_cache_get_core (self), info,
                                                     (PscCoreMissPolicy) policy, flags,
                                                     callback, context, &pipeline, &state,
-                                                    &core_error),
-                         pipeline, state, result, &core_error, error);
+                                                    &core_error);
+  return finish_request (status, pipeline, state, result, &core_error, error);
 }
 
 /**
@@ -152,11 +152,11 @@ psc_cache_request_compute_pipeline (PscCache                          *self,
 
   core_error.path[0] = '\0';
   core_error.message[0] = '\0';
-  return finish_request (psc_core_request_compute (psc_cache_get_core (self), info,
+  PscStatus status = psc_core_request_compute (psc_cache_get_core (self), info,
                                                    (PscCoreMissPolicy) policy, flags,
                                                    callback, context, &pipeline, &state,
-                                                   &core_error),
-                         pipeline, state, result, &core_error, error);
+                                                   &core_error);
+  return finish_request (status, pipeline, state, result, &core_error, error);
 }
 
 /**
@@ -197,11 +197,11 @@ psc_cache_request_prepared_pipeline (PscCache            *self,
 
   core_error.path[0] = '\0';
   core_error.message[0] = '\0';
-  return finish_request (psc_core_request_prepared (psc_cache_get_core (self), key_id,
+  PscStatus status = psc_core_request_prepared (psc_cache_get_core (self), key_id,
                                                     (PscCoreMissPolicy) policy, flags,
                                                     callback, context, &pipeline, &state,
-                                                    &core_error),
-                         pipeline, state, result, &core_error, error);
+                                                    &core_error);
+  return finish_request (status, pipeline, state, result, &core_error, error);
 }
 
 /* ------------------------------------------------------------------------

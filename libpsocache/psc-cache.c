@@ -65,6 +65,13 @@
  * of that cache hashes to that value, so tests can fill a collision bucket and
  * observe %PSC_ERROR_CAPACITY. It exists only for testing: it makes every
  * lookup a collision and must never be set in production.
+ *
+ * Two more hooks exist for the asynchronous tests only:
+ * `PSOCACHE_TEST_FAIL_COMPILES=N` makes the first N pipeline compiles of a
+ * new cache fail as if the driver returned `VK_ERROR_OUT_OF_DEVICE_MEMORY`,
+ * and `PSOCACHE_TEST_PLANT_RACE=1` plants a data race in the worker hand-off
+ * so a ThreadSanitizer control run can prove the race detector would see
+ * one. Never set them in production.
  */
 
 #define PSC_ALL_CACHE_FLAGS (PSC_CACHE_FLAGS_PASS_THROUGH)
@@ -752,6 +759,13 @@ psc_cache_new_full (PscDevice              *device,
       psc_cache_fail (error, status, &core_error);
       return NULL;
     }
+  /* Testing hook: the first N pipeline compiles fail as if the driver had
+   * returned VK_ERROR_OUT_OF_DEVICE_MEMORY. */
+  if (g_getenv ("PSOCACHE_TEST_FAIL_COMPILES") != NULL)
+    psc_core_inject_failures (self->core,
+                              (guint32) g_ascii_strtoull (g_getenv ("PSOCACHE_TEST_FAIL_COMPILES"),
+                                                          NULL, 10),
+                              VK_ERROR_OUT_OF_DEVICE_MEMORY);
 
   return g_steal_pointer (&self);
 }

@@ -25,6 +25,10 @@
  *    taking more jobs; queued jobs are discarded by the owner.
  *  - completions: one per job slot (same capacity), so never full. Workers
  *    produce, the pump consumes.
+ *  - pipeline-cache pool: PSC_CACHES_PER_WORKER VkPipelineCache objects per
+ *    worker. A worker checks one out with each job and gives it back only
+ *    inside its completion record; the pump merges it into the main driver
+ *    cache and returns it to the pool. Empty: workers wait for the pump.
  *  - waiters: a pool of waiter_capacity (default 4096) nodes linked per
  *    entry. Full: same overflow policy as the job queue. Every waiter is
  *    moved to the dispatch list exactly once (ready, failed, discarded or
@@ -56,15 +60,16 @@ worker_main (void *data)
   pthread_mutex_lock (&h->lock);
   for (;;)
     {
-      while (h->job_count == 0 && !h->shutdown)
+      /* A worker needs a job and a free cache. Caches travel back only in
+       * completion records, which the pump consumes: when every cache is
+       * out, workers wait for the next pump. */
+      while ((h->job_count == 0 || h->free_cache_count == 0) && !h->shutdown)
         pthread_cond_wait (&h->work, &h->lock);
       if (h->shutdown)
         break;
       uint32_t ji = h->job_ring[h->job_head];
       h->job_head = (h->job_head + 1) % core->job_capacity;
       h->job_count--;
-      /* The pool holds one cache per worker and a worker holds at most one,
-       * so a cache is always free here. */
       uint32_t ci = h->free_caches[--h->free_cache_count];
       PscJob *job = &core->jobs[ji];
       atomic_store (&job->state, PSC_JOB_RUNNING);
@@ -136,8 +141,9 @@ psc_async_init (PscCore *core, PscCoreError *err)
   core->dispatch_spare = calloc (core->waiter_capacity, sizeof *core->dispatch_spare);
   h->job_ring = calloc (core->job_capacity, sizeof *h->job_ring);
   h->done_ring = calloc (core->job_capacity, sizeof *h->done_ring);
-  h->caches = calloc (core->worker_count, sizeof *h->caches);
-  h->free_caches = calloc (core->worker_count, sizeof *h->free_caches);
+  core->cache_count = core->worker_count * PSC_CACHES_PER_WORKER;
+  h->caches = calloc (core->cache_count, sizeof *h->caches);
+  h->free_caches = calloc (core->cache_count, sizeof *h->free_caches);
   core->threads = calloc (core->worker_count, sizeof *core->threads);
   core->module_pins = psc_handle_map_new ();
   core->fallbacks = psc_table_new ();
@@ -164,7 +170,7 @@ static PscStatus
 start_workers (PscCore *core, PscCoreError *err)
 {
   PscHandoff *h = &core->handoff;
-  for (uint32_t i = 0; i < core->worker_count; i++)
+  for (uint32_t i = 0; i < core->cache_count; i++)
     {
       VkPipelineCacheCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
       VkResult r = core->vk->vkCreatePipelineCache (core->cfg.device, &pci, core->cfg.allocator,
@@ -213,17 +219,13 @@ add_waiter (PscCore *core, PscEntry *e, PscCoreReadyFn fn, void *context)
 void
 psc_async_queue_waiters (PscCore *core, PscEntry *e, VkPipeline p, VkResult r)
 {
+  /* A node stays allocated until its callback has run, so the dispatch list
+   * (one slot per node) can never overflow. */
   uint32_t w = e->waiter_head;
   while (w != NONE)
     {
-      PscWaiter *node = &core->waiters[w];
-      uint32_t next = node->next;
-      /* The dispatch list has room for every waiter node in use. */
-      core->dispatch[core->dispatch_count++] = (PscDispatch) { node->fn, node->context, p, r };
-      node->fn = NULL;
-      node->next = core->free_waiter;
-      core->free_waiter = w;
-      core->waiters_used--;
+      uint32_t next = core->waiters[w].next;
+      core->dispatch[core->dispatch_count++] = (PscDispatch) { w, p, r };
       w = next;
     }
   e->waiter_head = e->waiter_tail = NONE;
@@ -241,8 +243,15 @@ psc_async_dispatch (PscCore *core)
   core->dispatch_count = 0;
   for (uint32_t i = 0; i < n; i++)
     {
+      PscWaiter *node = &core->waiters[list[i].node];
+      PscCoreReadyFn fn = node->fn;
+      void *context = node->context;
+      node->fn = NULL;
+      node->next = core->free_waiter;
+      core->free_waiter = list[i].node;
+      core->waiters_used--;
       psc_stat_add (&core->stats.waiters_served, 1);
-      list[i].fn (list[i].context, list[i].pipeline, list[i].result);
+      fn (context, list[i].pipeline, list[i].result);
     }
 }
 
@@ -495,6 +504,7 @@ psc_async_pump (PscCore *core)
           core->vk->vkMergePipelineCaches (core->cfg.device, core->driver_cache, 1, &wc);
           pthread_mutex_lock (&h->lock);
           h->free_caches[h->free_cache_count++] = batch[i].cache;
+          pthread_cond_broadcast (&h->work);
           pthread_mutex_unlock (&h->lock);
         }
       /* Publish every record before any waiter runs. */
@@ -549,7 +559,7 @@ psc_async_shutdown (PscCore *core)
           e->state = PSC_ENTRY_DEAD;
       }
   psc_async_dispatch (core);
-  for (uint32_t i = 0; i < core->worker_count && h->caches != NULL; i++)
+  for (uint32_t i = 0; i < core->cache_count && h->caches != NULL; i++)
     if (h->caches[i] != VK_NULL_HANDLE)
       core->vk->vkDestroyPipelineCache (core->cfg.device, h->caches[i], core->cfg.allocator);
   for (uint32_t i = 0; i < core->doomed_count; i++)

@@ -73,8 +73,7 @@ typedef struct {
 } PscWaiter;
 
 typedef struct {
-  PscCoreReadyFn fn;
-  void *context;
+  uint32_t node;                /* PscWaiter index, freed once called */
   VkPipeline pipeline;
   VkResult result;
 } PscDispatch;
@@ -116,9 +115,12 @@ typedef struct {
  *                full: see the request's overflow policy);
  *   completions: workers produce, the pump consumes (capacity job_capacity:
  *                one per job slot, so it cannot overflow);
- *   cache pool:  one VkPipelineCache per worker; a worker checks one out
- *                with its job and returns it only inside its completion;
- *                the pump merges it into the main cache, then frees it. */
+ *   cache pool:  PSC_CACHES_PER_WORKER VkPipelineCache objects per worker;
+ *                a worker checks one out with its job and returns it only
+ *                inside its completion; the pump merges it into the main
+ *                cache, then frees it (workers wait while none is free). */
+#define PSC_CACHES_PER_WORKER 4
+
 typedef struct {
   pthread_mutex_t lock;
   pthread_cond_t work;
@@ -188,7 +190,7 @@ struct PscCore {
   PscAtomicStats stats;
 
   /* async.c */
-  uint32_t job_capacity, waiter_capacity, worker_count;
+  uint32_t job_capacity, waiter_capacity, worker_count, cache_count;
   PscJob *jobs;
   uint32_t *free_jobs;
   uint32_t free_job_count;

@@ -1,0 +1,682 @@
+/* test-async.c: the asynchronous state machine on lavapipe with the
+ * validation layer: duplicate requests, failures, synchronous requests for a
+ * compiling key, hot reload, eviction and timeline retirement, queue
+ * overflow, fallbacks, GTask requests with cancellation, shutdown.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "harness.h"
+
+#include <string.h>
+
+typedef struct {
+  gint calls;
+  VkPipeline pipeline;
+  VkResult result;
+} Waiter;
+
+static void
+waiter_cb (void *context, VkPipeline pipeline, VkResult result)
+{
+  Waiter *w = context;
+  w->calls++;
+  w->pipeline = pipeline;
+  w->result = result;
+}
+
+typedef struct {
+  PscTestHarness *h;
+  PscCache *cache;
+  PscTestObjects o;
+  guint64 frame;
+} Fixture;
+
+static PscCache *
+make_cache (PscTestHarness *h, guint workers, guint jobs, guint waiters)
+{
+  g_autoptr(GError) error = NULL;
+  PscCacheOptions options = { workers, jobs, waiters };
+  PscCache *cache = psc_cache_new_full (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
+                                        &options, &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (h->caches, cache);
+  return cache;
+}
+
+static void
+fixture_init (Fixture *f, guint workers, guint jobs, guint waiters)
+{
+  f->h = psc_test_harness_new (TRUE);
+  f->cache = make_cache (f->h, workers, jobs, waiters);
+  psc_test_objects_init (&f->o, f->cache);
+  f->frame = 1;
+  psc_cache_begin_frame (f->cache, f->frame, 0);
+}
+
+/* Next frame; the GPU is idle in these tests (every submission is waited
+ * for), so everything before this frame is complete. */
+static void
+next_frame (Fixture *f)
+{
+  f->frame++;
+  psc_cache_begin_frame (f->cache, f->frame, f->frame - 1);
+}
+
+static PscStats
+stats (PscCache *cache)
+{
+  PscStats s;
+  psc_cache_get_stats (cache, &s);
+  return s;
+}
+
+/* Pumps frames until no job is queued or running and every completion was
+ * consumed (at most ~20 s). */
+static void
+pump_idle (Fixture *f)
+{
+  for (int i = 0; i < 20000; i++)
+    {
+      next_frame (f);
+      PscStats s = stats (f->cache);
+      if (s.async.queued == 0 && s.async.in_flight == 0)
+        {
+          /* One more pump consumes a completion posted just now. */
+          next_frame (f);
+          return;
+        }
+      g_usleep (1000);
+    }
+  g_assert_not_reached ();
+}
+
+static void
+pump_until_called (Fixture *f, Waiter *w, gint n)
+{
+  for (int i = 0; i < 20000 && w->calls < n; i++)
+    {
+      next_frame (f);
+      if (w->calls < n)
+        g_usleep (1000);
+    }
+  g_assert_cmpint (w->calls, ==, n);
+}
+
+static void
+compute_info (Fixture *f, VkComputePipelineCreateInfo *ci, VkSpecializationInfo *spec,
+              VkSpecializationMapEntry *entry, float *value, float v)
+{
+  psc_test_compute_info_init (ci, spec, entry, value, &f->o);
+  *value = v;
+}
+
+static void
+fixture_finish (Fixture *f)
+{
+  psc_test_harness_finish (f->h);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+test_duplicates (void)
+{
+  Fixture f;
+  fixture_init (&f, 2, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 1.25f);
+
+  Waiter w[5] = { 0 };
+  for (int i = 0; i < 5; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      PscRequestResult result = PSC_REQUEST_RESULT_READY;
+      VkPipeline p = psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP,
+                                                         PSC_REQUEST_FLAGS_NONE, waiter_cb, &w[i],
+                                                         &result, &error);
+      g_assert_no_error (error);
+      /* Nothing is Ready before a pump publishes it. */
+      g_assert_true (p == VK_NULL_HANDLE);
+      g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_PENDING);
+    }
+  PscStats s = stats (f.cache);
+  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].misses, ==, 1);
+  /* Exactly one job: queued, running or done. */
+  g_assert_cmpuint (s.async.queued + s.async.in_flight + s.async.completed, <=, 1);
+  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, 0);
+
+  pump_idle (&f);
+  VkPipeline first = w[0].pipeline;
+  g_assert_true (first != VK_NULL_HANDLE);
+  for (int i = 0; i < 5; i++)
+    {
+      g_assert_cmpint (w[i].calls, ==, 1);
+      g_assert_true (w[i].pipeline == first);
+      g_assert_cmpint (w[i].result, ==, VK_SUCCESS);
+    }
+  s = stats (f.cache);
+  g_assert_cmpuint (s.async.completed, ==, 1);
+  g_assert_cmpuint (s.async.waiters_served, ==, 5);
+  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, 1);
+
+  /* Now Ready: returned directly, no callback. */
+  Waiter late = { 0 };
+  PscRequestResult result;
+  VkPipeline p = psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     waiter_cb, &late, &result, NULL);
+  g_assert_true (p == first);
+  g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_READY);
+  next_frame (&f);
+  g_assert_cmpint (late.calls, ==, 0);
+  /* And it is the same pipeline the synchronous path returns. */
+  g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, NULL) == first);
+  fixture_finish (&f);
+}
+
+static void
+test_failure (void)
+{
+  Fixture f;
+  g_setenv ("PSOCACHE_TEST_FAIL_COMPILES", "1", TRUE);
+  fixture_init (&f, 1, 0, 0);
+  g_unsetenv ("PSOCACHE_TEST_FAIL_COMPILES");
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 2.5f);
+
+  Waiter w[3] = { 0 };
+  for (int i = 0; i < 3; i++)
+    g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                       waiter_cb, &w[i], NULL, NULL) == VK_NULL_HANDLE);
+  pump_idle (&f);
+  for (int i = 0; i < 3; i++)
+    {
+      g_assert_cmpint (w[i].calls, ==, 1);
+      g_assert_true (w[i].pipeline == VK_NULL_HANDLE);
+      g_assert_cmpint (w[i].result, ==, VK_ERROR_OUT_OF_DEVICE_MEMORY);
+    }
+  PscStats s = stats (f.cache);
+  g_assert_cmpuint (s.async.failed, ==, 1);
+
+  /* Failed: later requests fail at once with the VkResult, no new job. */
+  g_autoptr(GError) error = NULL;
+  Waiter again = { 0 };
+  g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     waiter_cb, &again, NULL, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_VULKAN);
+  g_assert_nonnull (strstr (error->message, "VK_ERROR_OUT_OF_DEVICE_MEMORY"));
+  g_clear_error (&error);
+  g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_VULKAN);
+  g_clear_error (&error);
+  next_frame (&f);
+  g_assert_cmpint (again.calls, ==, 0);
+  g_assert_cmpuint (stats (f.cache).async.failed, ==, 1);
+
+  /* The documented retry: clear failures, then it compiles. */
+  psc_cache_clear_failures (f.cache);
+  VkPipeline p = psc_cache_get_compute_pipeline (f.cache, &ci, &error);
+  g_assert_no_error (error);
+  g_assert_true (p != VK_NULL_HANDLE);
+  fixture_finish (&f);
+}
+
+static void
+test_wait_on_compiling (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 3.5f);
+
+  Waiter w = { 0 };
+  psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0, waiter_cb, &w, NULL, NULL);
+  /* A synchronous request creates it now and publishes it. */
+  g_autoptr(GError) error = NULL;
+  PscRequestResult result = PSC_REQUEST_RESULT_PENDING;
+  VkPipeline p = psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_WAIT, 0,
+                                                     NULL, NULL, &result, &error);
+  g_assert_no_error (error);
+  g_assert_true (p != VK_NULL_HANDLE);
+  g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_READY);
+  g_assert_cmpuint (stats (f.cache).async.owner_wait_ns, >, 0);
+  /* The waiter gets that pipeline at the next pump... */
+  next_frame (&f);
+  g_assert_cmpint (w.calls, ==, 1);
+  g_assert_true (w.pipeline == p);
+  /* ...and the worker's result is discarded, never published. */
+  pump_idle (&f);
+  PscStats s = stats (f.cache);
+  g_assert_cmpuint (s.async.stale_discards, ==, 1);
+  g_assert_cmpuint (s.async.completed, ==, 0);
+  g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, NULL) == p);
+  g_assert_cmpint (w.calls, ==, 1);
+  fixture_finish (&f);
+}
+
+/* Binds a pipeline in a command buffer and submits it without waiting. */
+typedef struct {
+  VkCommandBuffer cb;
+  VkFence fence;
+} Submission;
+
+static Submission
+submit_bind (PscTestHarness *h, VkPipeline pipeline, VkPipelineBindPoint point)
+{
+  Submission s;
+  VkCommandBufferAllocateInfo ai = {
+    .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+    .commandPool = h->command_pool,
+    .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+    .commandBufferCount = 1,
+  };
+  g_assert_cmpint (vkAllocateCommandBuffers (h->device, &ai, &s.cb), ==, VK_SUCCESS);
+  VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+  g_assert_cmpint (vkBeginCommandBuffer (s.cb, &bi), ==, VK_SUCCESS);
+  vkCmdBindPipeline (s.cb, point, pipeline);
+  g_assert_cmpint (vkEndCommandBuffer (s.cb), ==, VK_SUCCESS);
+  VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+  g_assert_cmpint (vkCreateFence (h->device, &fi, NULL, &s.fence), ==, VK_SUCCESS);
+  VkSubmitInfo si = {
+    .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+    .commandBufferCount = 1,
+    .pCommandBuffers = &s.cb,
+  };
+  g_assert_cmpint (vkQueueSubmit (h->queue, 1, &si, s.fence), ==, VK_SUCCESS);
+  return s;
+}
+
+static void
+finish_submission (PscTestHarness *h, Submission *s)
+{
+  g_assert_cmpint (vkWaitForFences (h->device, 1, &s->fence, VK_TRUE, UINT64_MAX), ==, VK_SUCCESS);
+  vkDestroyFence (h->device, s->fence, NULL);
+  vkFreeCommandBuffers (h->device, h->command_pool, 1, &s->cb);
+}
+
+static void
+test_hot_reload (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 4.5f);
+  gsize size;
+  const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_CS_PALETTE, &size);
+  g_autoptr(GError) error = NULL;
+
+  /* 1. Reload while a compile of the old generation is queued or running:
+   *    its waiter is told (VK_INCOMPLETE) and its result never published. */
+  Waiter doomed = { 0 };
+  psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0, waiter_cb, &doomed,
+                                      NULL, NULL);
+  VkShaderModule cs1 = psc_cache_replace_shader (f.cache, f.o.cs, code, size, VK_NULL_HANDLE, &error);
+  g_assert_no_error (error);
+  g_assert_true (cs1 != VK_NULL_HANDLE);
+  next_frame (&f);
+  g_assert_cmpint (doomed.calls, ==, 1);
+  g_assert_true (doomed.pipeline == VK_NULL_HANDLE);
+  g_assert_cmpint (doomed.result, ==, VK_INCOMPLETE);
+  pump_idle (&f);
+  g_assert_cmpuint (stats (f.cache).async.stale_discards, ==, 1);
+  g_assert_cmpuint (stats (f.cache).async.completed, ==, 0);
+
+  /* 2. A Ready generation-1 pipeline, then reload again: until generation 2
+   *    is Ready a request gets generation 1, flagged stale, and it stays
+   *    valid while a submission uses it. The old handle still names the
+   *    shader (now at its new generation). */
+  ci.stage.module = cs1;
+  VkPipeline p1 = psc_cache_get_compute_pipeline (f.cache, &ci, &error);
+  g_assert_no_error (error);
+  VkShaderModule cs2 = psc_cache_replace_shader (f.cache, cs1, code, size, VK_NULL_HANDLE, &error);
+  g_assert_no_error (error);
+  Waiter fresh = { 0 };
+  PscRequestResult result = PSC_REQUEST_RESULT_READY;
+  VkPipeline got = psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                       waiter_cb, &fresh, &result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_STALE);
+  g_assert_true (got == p1);
+  Submission sub = submit_bind (f.h, got, VK_PIPELINE_BIND_POINT_COMPUTE);
+  /* The frame that used p1 is not complete while the submission runs. */
+  guint64 used_frame = f.frame;
+  for (int i = 0; i < 20000 && fresh.calls == 0; i++)
+    {
+      f.frame++;
+      psc_cache_begin_frame (f.cache, f.frame, used_frame - 1);
+      g_usleep (1000);
+    }
+  g_assert_cmpint (fresh.calls, ==, 1);
+  VkPipeline p2 = fresh.pipeline;
+  g_assert_true (p2 != VK_NULL_HANDLE && p2 != p1);
+  /* p1 was retired when p2 was published, but not destroyed: the GPU has not
+   * passed its frame. The validation layer would report its destruction
+   * while the submission is pending. */
+  PscStats s = stats (f.cache);
+  g_assert_cmpuint (s.async.retirements_pending, >=, 1);
+  finish_submission (f.h, &sub);
+  /* Now the GPU passed it (and the borrowed window). */
+  f.frame += PSC_BORROW_FRAMES + 1;
+  psc_cache_begin_frame (f.cache, f.frame, f.frame - 1);
+  s = stats (f.cache);
+  g_assert_cmpuint (s.async.retirements_pending, ==, 0);
+  g_assert_cmpuint (s.async.retired, >=, 1);
+  /* The replaced module's handle resolved until the next pump; the new one
+   * names generation 2. */
+  ci.stage.module = cs2;
+  g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, NULL) == p2);
+
+  /* 3. The original module was destroyed at the pump after its
+   *    replacement (no job used it): its handle is foreign now. */
+  ci.stage.module = f.o.cs;
+  g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_FOREIGN_HANDLE);
+  g_clear_error (&error);
+  psc_test_harness_assert_clean (f.h);
+  fixture_finish (&f);
+}
+
+static void
+test_eviction (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 5.5f);
+  VkPipeline p = psc_cache_get_compute_pipeline (f.cache, &ci, NULL);
+  g_assert_true (p != VK_NULL_HANDLE);
+  guint64 last_use = f.frame;
+
+  /* A pinned pipeline, idle as long, is never evicted. */
+  value = 6.5f;
+  VkPipeline pinned = psc_cache_get_compute_pipeline (f.cache, &ci, NULL);
+  g_assert_true (psc_cache_pin (f.cache, VK_OBJECT_TYPE_PIPELINE, (guint64) pinned, NULL));
+
+  /* Inside the borrowed-handle window: nothing is evicted. */
+  next_frame (&f);
+  g_assert_cmpuint (psc_cache_evict (f.cache, 0), ==, 0);
+  /* A submission uses p in the current frame; the GPU has not finished it. */
+  Submission sub = submit_bind (f.h, p, VK_PIPELINE_BIND_POINT_COMPUTE);
+  while (f.frame <= last_use + PSC_BORROW_FRAMES)
+    {
+      f.frame++;
+      psc_cache_begin_frame (f.cache, f.frame, last_use - 1);
+    }
+  g_assert_cmpuint (psc_cache_evict (f.cache, 0), ==, 1);
+  PscStats s = stats (f.cache);
+  g_assert_cmpuint (s.async.evictions, ==, 1);
+  g_assert_cmpuint (s.async.retirements_pending, ==, 1);
+  /* Evicted: a new request creates a new pipeline... */
+  guint64 before = s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations;
+  value = 5.5f;
+  VkPipeline again = psc_cache_get_compute_pipeline (f.cache, &ci, NULL);
+  g_assert_true (again != VK_NULL_HANDLE);
+  g_assert_cmpuint (stats (f.cache).kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, before + 1);
+  /* ...while the old handle lives on until the timeline passes its
+   * retirement value: frames go by, the GPU reports nothing new. */
+  for (int i = 0; i < 5; i++)
+    {
+      f.frame++;
+      psc_cache_begin_frame (f.cache, f.frame, last_use - 1);
+      g_assert_cmpuint (stats (f.cache).async.retirements_pending, ==, 1);
+    }
+  finish_submission (f.h, &sub);
+  f.frame++;
+  psc_cache_begin_frame (f.cache, f.frame, f.frame - 1);
+  s = stats (f.cache);
+  g_assert_cmpuint (s.async.retirements_pending, ==, 0);
+  g_assert_cmpuint (s.async.retired, ==, 1);
+  /* The pinned one survived all of it. */
+  value = 6.5f;
+  g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, NULL) == pinned);
+  g_assert_true (psc_cache_unpin (f.cache, VK_OBJECT_TYPE_PIPELINE, (guint64) pinned, NULL));
+  psc_test_harness_assert_clean (f.h);
+  fixture_finish (&f);
+}
+
+static void
+test_auto_eviction (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 7.5f);
+  g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, NULL) != VK_NULL_HANDLE);
+  psc_cache_set_eviction_idle_frames (f.cache, 5);
+  g_assert_cmpuint (psc_cache_get_eviction_idle_frames (f.cache), ==, 5);
+  for (int i = 0; i < 5; i++)
+    next_frame (&f);
+  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 0);
+  for (int i = 0; i < 3; i++)
+    next_frame (&f);
+  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 1);
+  fixture_finish (&f);
+}
+
+static void
+test_overflow (void)
+{
+  Fixture f;
+  /* One worker, two job slots, two waiter nodes. */
+  fixture_init (&f, 1, 2, 2);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 10.0f);
+  g_autoptr(GError) error = NULL;
+
+  Waiter w[4] = { 0 };
+  for (int i = 0; i < 2; i++)
+    {
+      value = 10.0f + (float) i;
+      psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0, waiter_cb, &w[i],
+                                          NULL, &error);
+      g_assert_no_error (error);
+    }
+  /* Slots are freed only when the pump consumes completions: the queue is
+   * full now, whatever the worker did meanwhile. A non-critical request is
+   * skipped and counted; the cache is unchanged. */
+  value = 12.0f;
+  PscStats before = stats (f.cache);
+  g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     waiter_cb, &w[2], NULL, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_QUEUE_FULL);
+  g_clear_error (&error);
+  PscStats after = stats (f.cache);
+  g_assert_cmpuint (after.async.overflow_skips, ==, 1);
+  g_assert_cmpuint (after.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries, ==,
+                    before.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries);
+  /* A critical one is created synchronously. */
+  PscRequestResult result = PSC_REQUEST_RESULT_PENDING;
+  VkPipeline p = psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP,
+                                                     PSC_REQUEST_FLAGS_CRITICAL, waiter_cb, &w[3],
+                                                     &result, &error);
+  g_assert_no_error (error);
+  g_assert_true (p != VK_NULL_HANDLE);
+  g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_READY);
+  g_assert_cmpuint (stats (f.cache).async.overflow_fallbacks, ==, 1);
+
+  /* The waiter pool (2 nodes) is full too: another waiter on a compiling key
+   * is refused the same way. */
+  value = 10.0f;
+  Waiter extra = { 0 };
+  g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     waiter_cb, &extra, NULL, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_QUEUE_FULL);
+  g_clear_error (&error);
+
+  pump_idle (&f);
+  g_assert_cmpint (w[0].calls, ==, 1);
+  g_assert_cmpint (w[1].calls, ==, 1);
+  g_assert_cmpint (w[2].calls, ==, 0);   /* skipped: never called */
+  g_assert_cmpint (w[3].calls, ==, 0);   /* Ready at once: never called */
+  g_assert_cmpint (extra.calls, ==, 0);
+  fixture_finish (&f);
+}
+
+static void
+test_fallback (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  PscTestGraphicsInfo g;
+  psc_test_graphics_info_init (&g, &f.o, f.cache);
+  g_autoptr(GError) error = NULL;
+  VkPipeline fallback = psc_cache_get_graphics_pipeline (f.cache, &g.ci, &error);
+  g_assert_no_error (error);
+  g_assert_true (psc_cache_set_fallback (f.cache, fallback, &error));
+
+  /* A variant with the same layout and rendering state. */
+  g.spec_data[0] += 17;
+  Waiter w = { 0 };
+  PscRequestResult result = PSC_REQUEST_RESULT_READY;
+  VkPipeline got = psc_cache_request_graphics_pipeline (f.cache, &g.ci, PSC_MISS_POLICY_FALLBACK, 0,
+                                                        waiter_cb, &w, &result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_FALLBACK);
+  g_assert_true (got == fallback);
+  /* The skip policy returns nothing for the same request. */
+  Waiter w2 = { 0 };
+  got = psc_cache_request_graphics_pipeline (f.cache, &g.ci, PSC_MISS_POLICY_SKIP, 0,
+                                             waiter_cb, &w2, &result, &error);
+  g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_PENDING);
+  g_assert_true (got == VK_NULL_HANDLE);
+  pump_until_called (&f, &w, 1);
+  g_assert_true (w.pipeline != VK_NULL_HANDLE && w.pipeline != fallback);
+  g_assert_cmpint (w2.calls, ==, 1);
+  g_assert_cmpuint (stats (f.cache).async.fallbacks_returned, ==, 1);
+
+  /* Only a Ready pipeline of this cache can be a fallback. */
+  g_assert_false (psc_cache_set_fallback (f.cache, (VkPipeline) (guintptr) 0x1234, &error));
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_FOREIGN_HANDLE);
+  fixture_finish (&f);
+}
+
+typedef struct {
+  gint calls;
+  VkPipeline pipeline;
+  GError *error;
+} TaskResult;
+
+static void
+task_done_cb (GObject *source, GAsyncResult *res, gpointer data)
+{
+  TaskResult *r = data;
+  r->calls++;
+  r->pipeline = psc_cache_get_compute_pipeline_finish (PSC_CACHE (source), res, &r->error);
+}
+
+static gpointer
+cancel_thread (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return NULL;
+}
+
+static void
+test_gtask (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 20.0f);
+
+  TaskResult r = { 0 };
+  psc_cache_get_compute_pipeline_async (f.cache, &ci, NULL, task_done_cb, &r);
+  for (int i = 0; i < 20000 && r.calls == 0; i++)
+    {
+      next_frame (&f);
+      g_main_context_iteration (NULL, FALSE);
+      if (r.calls == 0)
+        g_usleep (1000);
+    }
+  g_assert_cmpint (r.calls, ==, 1);
+  g_assert_no_error (r.error);
+  g_assert_true (r.pipeline == psc_cache_get_compute_pipeline (f.cache, &ci, NULL));
+
+  /* Cancelled from another thread: completes once, with CANCELLED, at the
+   * next pump; the compile's own completion later changes nothing. */
+  value = 21.0f;
+  TaskResult c = { 0 };
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  psc_cache_get_compute_pipeline_async (f.cache, &ci, cancellable, task_done_cb, &c);
+  GThread *t = g_thread_new ("cancel", cancel_thread, cancellable);
+  g_thread_join (t);
+  next_frame (&f);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpint (c.calls, ==, 1);
+  g_assert_error (c.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&c.error);
+  pump_idle (&f);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpint (c.calls, ==, 1);
+  fixture_finish (&f);
+}
+
+static void
+test_shutdown (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  Waiter w[8] = { 0 };
+  compute_info (&f, &ci, &spec, &entry, &value, 30.0f);
+  for (int i = 0; i < 8; i++)
+    {
+      value = 30.0f + (float) i;
+      psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0, waiter_cb, &w[i],
+                                          NULL, NULL);
+    }
+  /* Destroying the cache stops the workers, discards what they produced and
+   * completes every waiter exactly once. */
+  psc_test_harness_drop_cache (f.h, f.cache);
+  for (int i = 0; i < 8; i++)
+    {
+      g_assert_cmpint (w[i].calls, ==, 1);
+      g_assert_cmpint (w[i].result, ==, VK_INCOMPLETE);
+    }
+  fixture_finish (&f);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/async/duplicates-one-job", test_duplicates);
+  g_test_add_func ("/async/failure-reaches-every-waiter", test_failure);
+  g_test_add_func ("/async/wait-on-compiling", test_wait_on_compiling);
+  g_test_add_func ("/async/hot-reload", test_hot_reload);
+  g_test_add_func ("/async/eviction-timeline", test_eviction);
+  g_test_add_func ("/async/auto-eviction", test_auto_eviction);
+  g_test_add_func ("/async/overflow", test_overflow);
+  g_test_add_func ("/async/fallback", test_fallback);
+  g_test_add_func ("/async/gtask-cancel", test_gtask);
+  g_test_add_func ("/async/shutdown", test_shutdown);
+  return g_test_run ();
+}
