@@ -1,0 +1,26 @@
+#!/bin/sh
+# Control run for the ThreadSanitizer build: with PSOCACHE_TEST_PLANT_RACE=1
+# the cache plants a data race in its worker -> pump hand-off (a worker
+# writes its completion record after releasing the lock). ThreadSanitizer
+# must report it, in worker_main; if it does not, the sanitizer run proves
+# nothing and this test fails.
+set -u
+test_binary="$1"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+PSOCACHE_TEST_PLANT_RACE=1 TSAN_OPTIONS="${TSAN_OPTIONS:-} halt_on_error=0 exitcode=66" \
+  "$test_binary" -p /async/duplicates-one-job >"$log" 2>&1
+status=$?
+if [ "$status" -ne 66 ]; then
+  echo "expected ThreadSanitizer's exit status 66, got $status"
+  cat "$log"
+  exit 1
+fi
+if ! grep -q "WARNING: ThreadSanitizer: data race" "$log" || ! grep -q "worker_main" "$log"; then
+  echo "ThreadSanitizer did not report the planted race in worker_main"
+  cat "$log"
+  exit 1
+fi
+echo "the planted race was reported:"
+grep -m1 -A6 "WARNING: ThreadSanitizer: data race" "$log"
+exit 0
