@@ -674,7 +674,24 @@ psc_encode_graphics (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mo
                                      cb->attachmentCount, color_count);
         }
       else
-        want_cb = cb != NULL;
+        {
+          want_cb = cb != NULL;
+          uint32_t pass_colors = 0;
+          if (r->render_pass_colors != NULL
+              && r->render_pass_colors (r->ctx, ci->renderPass, ci->subpass, &pass_colors))
+            {
+              if (PSC_UNLIKELY (pass_colors > 0 && cb == NULL))
+                return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT, "pColorBlendState",
+                                         "NULL, but subpass %u of renderPass has %u colour "
+                                         "attachments", ci->subpass, pass_colors);
+              if (PSC_UNLIKELY (cb != NULL && cb->attachmentCount != pass_colors))
+                return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                                         "pColorBlendState->attachmentCount",
+                                         "%u, but subpass %u of renderPass has %u colour "
+                                         "attachments", cb->attachmentCount, ci->subpass,
+                                         pass_colors);
+            }
+        }
       if (want_cb)
         {
           CHECK_STYPE (cb, VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, "pColorBlendState");

@@ -403,6 +403,19 @@ psc_render_pass_key_subpass_samples (const uint8_t *key, size_t len, uint32_t su
   return true;
 }
 
+bool
+psc_render_pass_key_subpass_colors (const uint8_t *key, size_t len, uint32_t subpass,
+                                    uint32_t *color_count)
+{
+  PassView v;
+  if (!parse_pass (key, len, &v) || subpass >= v.h.subpass_count)
+    return false;
+  PscKeySubpass sp;
+  memcpy (&sp, v.subpass[subpass], sizeof sp);
+  *color_count = sp.color_count;
+  return true;
+}
+
 enum { USE_INPUT = 1, USE_COLOR = 2, USE_RESOLVE = 4, USE_DEPTH = 8 };
 
 static VkImageLayout

@@ -75,6 +75,17 @@ r_render_pass (void *ctx, VkRenderPass pass, uint32_t subpass, uint32_t *id,
   return true;
 }
 
+static bool
+r_render_pass_colors (void *ctx, VkRenderPass pass, uint32_t subpass, uint32_t *color_count)
+{
+  PscCore *core = ctx;
+  uint32_t id;
+  if (!lookup_id (core, PSC_KIND_RENDER_PASS, (uint64_t) pass, &id))
+    return false;
+  const PscEntry *e = &core->entries[PSC_KIND_RENDER_PASS].items[id - 1];
+  return psc_render_pass_key_subpass_colors (e->key, e->key_len, subpass, color_count);
+}
+
 static PscStatus
 r_sampler_list (void *ctx, const uint32_t *ids, uint32_t count, uint32_t *list_id,
                 PscCoreError *err)
@@ -170,6 +181,7 @@ psc_core_init_resolver (PscCore *core)
     .pipeline_layout = r_pipeline_layout,
     .render_pass = r_render_pass,
     .sampler_list = r_sampler_list,
+    .render_pass_colors = r_render_pass_colors,
     .shader_handle = r_shader_handle,
     .sampler_handle = r_sampler_handle,
     .sampler_list_ids = r_sampler_list_ids,

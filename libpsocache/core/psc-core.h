@@ -149,6 +149,10 @@ typedef struct {
    * PSC_STATUS_CAPACITY (bucket) or FAILED (out of memory). */
   PscStatus (*sampler_list) (void *ctx, const uint32_t *sampler_ids, uint32_t count,
                              uint32_t *list_id, PscCoreError *err);
+  /* Optional (may be NULL): the colour-attachment count of a cache-issued
+   * pass's subpass, so legacy requests can check their blend state. */
+  bool (*render_pass_colors) (void *ctx, VkRenderPass pass, uint32_t subpass,
+                              uint32_t *color_count);
 
   /* Reverse direction, for decoding keys into create infos. */
   VkShaderModule (*shader_handle) (void *ctx, uint32_t id);
@@ -191,6 +195,9 @@ PSC_INTERNAL bool psc_render_pass_key_subpass_samples (const uint8_t *key, size_
                                                        uint32_t subpass,
                                                        uint32_t *subpass_count,
                                                        uint32_t *samples);
+/* The colour-attachment count of a pass's subpass; false if out of range. */
+PSC_INTERNAL bool psc_render_pass_key_subpass_colors (const uint8_t *key, size_t len,
+                                                      uint32_t subpass, uint32_t *color_count);
 PSC_INTERNAL PscStatus psc_encode_graphics (const VkGraphicsPipelineCreateInfo *ci,
                                             PscRenderingMode mode,
                                             const PscResolver *r,

@@ -1769,6 +1769,40 @@ test_graphics_no_alias (void)
   g_free (names);
 }
 
+/* Legacy backend: the blend state must describe exactly the subpass's colour
+ * attachments (the resolver reports their count). */
+static uint32_t fake_pass_colors = 1;
+
+static bool
+r_render_pass_colors (void *ctx, VkRenderPass pass, uint32_t subpass, uint32_t *color_count)
+{
+  if (fake_find (ctx, FK_RENDER_PASS, (uint64_t) (uintptr_t) pass) == NULL)
+    return false;
+  *color_count = fake_pass_colors;
+  return true;
+}
+
+static void
+test_graphics_legacy_blend_count (void)
+{
+  fake->resolver.render_pass_colors = r_render_pass_colors;
+  Gfx *g = gfx_new (PSC_RENDERING_LEGACY);
+  fake_pass_colors = g->ci.pColorBlendState ? g->ci.pColorBlendState->attachmentCount : 0;
+  GBytes *k = key_of (KL, g);   /* matching counts: accepted */
+  g_bytes_unref (k);
+  uint32_t have = fake_pass_colors;
+  fake_pass_colors = have + 1;
+  assert_rejects (KL, g, PSC_STATUS_INVALID_ARGUMENT, "pColorBlendState->attachmentCount",
+                  "%u, but subpass %u of renderPass has %u colour attachments",
+                  have, g->ci.subpass, have + 1);
+  g->ci.pColorBlendState = NULL;
+  assert_rejects (KL, g, PSC_STATUS_INVALID_ARGUMENT, "pColorBlendState",
+                  "NULL, but subpass %u of renderPass has %u colour attachments",
+                  g->ci.subpass, have + 1);
+  g_free (g);
+  fake->resolver.render_pass_colors = NULL;
+}
+
 /* Legacy backend: the compatibility pass and subpass enter the key; legacy
  * and dynamic keys never alias. */
 static void
@@ -4212,6 +4246,7 @@ main (int argc, char **argv)
         }
     }
   g_test_add_func ("/encode/graphics/no-alias", test_graphics_no_alias);
+  g_test_add_func ("/encode/graphics/legacy-blend-count", test_graphics_legacy_blend_count);
   g_test_add_func ("/encode/graphics/legacy-no-alias", test_graphics_legacy_no_alias);
   g_test_add_func ("/encode/graphics/round-trip-variants", test_round_trip_graphics_variants);
   g_test_add_func ("/encode/graphics/decode-contents", test_decode_contents);
