@@ -300,8 +300,8 @@ free_job (PscCore *core, uint32_t ji)
 {
   PscJob *job = &core->jobs[ji];
   unpin_modules (core, job);
-  free (job->build);
-  job->build = NULL;
+  /* The slot keeps its decode storage for the next job: a miss does not
+   * allocate once every slot has been used. */
   job->create_info = NULL;
   atomic_store (&job->state, PSC_JOB_FREE);
   atomic_store (&job->cancelled, false);
@@ -332,12 +332,15 @@ enqueue_job (PscCore *core, PscKind kind, uint32_t index, PscCoreError *err)
     }
   uint32_t ji = core->free_jobs[--core->free_job_count];
   PscJob *job = &core->jobs[ji];
-  size_t size = kind == PSC_KIND_GRAPHICS ? psc_graphics_build_size () : psc_compute_build_size ();
-  job->build = psc_build_alloc (size);
   if (job->build == NULL)
     {
-      core->free_jobs[core->free_job_count++] = ji;
-      return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory");
+      size_t g = psc_graphics_build_size (), c = psc_compute_build_size ();
+      job->build = psc_build_alloc (g > c ? g : c);
+      if (job->build == NULL)
+        {
+          core->free_jobs[core->free_job_count++] = ji;
+          return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory");
+        }
     }
   if (kind == PSC_KIND_GRAPHICS)
     job->create_info = psc_decode_graphics (e->key, e->key_len, &core->resolver, job->build);
@@ -345,8 +348,6 @@ enqueue_job (PscCore *core, PscKind kind, uint32_t index, PscCoreError *err)
     job->create_info = psc_decode_compute (e->key, e->key_len, &core->resolver, job->build);
   if (job->create_info == NULL)
     {
-      free (job->build);
-      job->build = NULL;
       core->free_jobs[core->free_job_count++] = ji;
       return psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "",
                             "the key names a shader, layout or render pass that no longer exists");
@@ -576,6 +577,8 @@ psc_async_free (PscCore *core)
       pthread_mutex_destroy (&h->lock);
       pthread_cond_destroy (&h->work);
     }
+  for (uint32_t i = 0; core->jobs != NULL && i < core->job_capacity; i++)
+    free (core->jobs[i].build);
   free (core->jobs);
   free (core->free_jobs);
   free (core->waiters);
@@ -794,6 +797,28 @@ insert_compiling (PscCore *core, PscKind kind, uint64_t hash, const uint8_t *key
   return PSC_STATUS_OK;
 }
 
+/* A request that found its key Compiling. */
+PscStatus
+psc_core_request_entry (PscCore *core, PscKind kind, uint32_t idx, PscCoreMissPolicy policy,
+                        uint32_t flags, PscCoreReadyFn fn, void *context, VkPipeline *out,
+                        PscCoreRequestState *state, PscCoreError *err)
+{
+  PscEntry *e = &core->entries[kind].items[idx];
+  psc_stat_add (&core->stats.kinds[kind].hits, 1);
+  if (policy == PSC_CORE_MISS_WAIT)
+    {
+      PscStatus st = create_now (core, kind, idx, out, err);
+      if (st != PSC_STATUS_OK)
+        return psc_core_reject (core, st);
+      *state = PSC_CORE_READY;
+      return PSC_STATUS_OK;
+    }
+  if (!add_waiter (core, e, fn, context))
+    return overflow (core, kind, idx, false, flags, out, state, "waiter pool", err);
+  *state = interim_result (core, kind, e, policy, out);
+  return PSC_STATUS_OK;
+}
+
 PscStatus
 psc_core_request_key (PscCore *core, PscKind kind, const uint8_t *key, size_t len,
                       PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn, void *context,
@@ -843,20 +868,8 @@ psc_core_request_key (PscCore *core, PscKind kind, const uint8_t *key, size_t le
             err->vk_result = (VkResult) e->failure;
           return psc_core_reject (core, PSC_STATUS_VULKAN);
         }
-      /* Compiling. */
-      psc_stat_add (&ks->hits, 1);
-      if (policy == PSC_CORE_MISS_WAIT)
-        {
-          PscStatus st = create_now (core, kind, idx, out, err);
-          if (st != PSC_STATUS_OK)
-            return psc_core_reject (core, st);
-          *state = PSC_CORE_READY;
-          return PSC_STATUS_OK;
-        }
-      if (!add_waiter (core, e, fn, context))
-        return overflow (core, kind, idx, false, flags, out, state, "waiter pool", err);
-      *state = interim_result (core, kind, e, policy, out);
-      return PSC_STATUS_OK;
+      return psc_core_request_entry (core, kind, idx, policy, flags, fn, context, out, state,
+                                     err);
     }
 
   /* Miss. */

@@ -264,6 +264,12 @@ PSC_INTERNAL void psc_async_dispatch (PscCore *core);
 PSC_INTERNAL void psc_async_free (PscCore *core);
 /* Destroys replaced/released shader modules no job uses any more. */
 PSC_INTERNAL void psc_async_sweep_modules (PscCore *core);
+/* A request for an entry known to be Compiling (adds a waiter or creates it
+ * now, by policy). */
+PSC_INTERNAL PscStatus psc_core_request_entry (PscCore *core, PscKind kind, uint32_t index,
+                                               PscCoreMissPolicy policy, uint32_t flags,
+                                               PscCoreReadyFn fn, void *context, VkPipeline *out,
+                                               PscCoreRequestState *state, PscCoreError *err);
 /* The request path shared by direct and prepared requests. */
 PSC_INTERNAL PscStatus psc_core_request_key (PscCore *core, PscKind kind, const uint8_t *key,
                                              size_t len, PscCoreMissPolicy policy, uint32_t flags,

@@ -213,6 +213,11 @@ psc_core_request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy pol
           *state = PSC_CORE_READY;
           return PSC_STATUS_OK;
         }
+      /* Still compiling (its key is current: a reload would have discarded
+       * the entry): no need to hash and find it again. */
+      if (e->state == PSC_ENTRY_COMPILING && policy != PSC_CORE_MISS_WAIT)
+        return psc_core_request_entry (core, (PscKind) p->kind, p->entry, policy, flags, fn,
+                                       context, out, state, err);
     }
   /* Slow path: the key must still name live, current shader generations (a
    * hot reload makes a prepared key stale: prepare it again). */

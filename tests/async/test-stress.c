@@ -1,7 +1,7 @@
 /* test-stress.c: a randomized stress test of the asynchronous cache.
  *
  * Thousands of random operations (requests with every miss policy,
- * duplicate requests, synchronous requests of compiling keys, hot reloads,
+ * duplicate requests, prepared-key requests, synchronous requests of compiling keys, hot reloads,
  * evictions, pins, frame advances with real submissions that bind every
  * handle the frame received, injected failures, shutdown and re-creation at
  * random points), on lavapipe with the validation layer. The seed is
@@ -250,6 +250,30 @@ op_request (Stress *s, PscMissPolicy policy, gboolean critical)
     w->calls = -1000;   /* no callback will come: any call trips waiter-once */
 }
 
+/* A prepared key requested again several times, as an engine does every
+ * frame (the fast path of prepared requests). */
+static void
+op_prepared (Stress *s)
+{
+  set_compute_key (s, g_rand_int_range (s->rand, 0, COMPUTE_KEYS));
+  g_autoptr(GError) error = NULL;
+  guint32 key = psc_cache_prepare_compute_pipeline (s->cache, &s->cci, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (key, !=, 0);
+  int repeats = g_rand_int_range (s->rand, 1, 4);
+  for (int i = 0; i < repeats; i++)
+    {
+      Waiter *w = new_waiter (s);
+      PscRequestResult r = PSC_REQUEST_RESULT_PENDING;
+      VkPipeline p = psc_cache_request_prepared_pipeline (s->cache, key, PSC_MISS_POLICY_SKIP, 0,
+                                                          waiter_cb, w, &r, &error);
+      note_result (s, FALSE, p, r, error);
+      if (error != NULL || r == PSC_REQUEST_RESULT_READY)
+        w->calls = -1000;
+      g_clear_error (&error);
+    }
+}
+
 static void
 op_reload (Stress *s)
 {
@@ -451,6 +475,11 @@ test_stress (void)
           note_result (&s, FALSE, p, r, error);
           if (error != NULL || r == PSC_REQUEST_RESULT_READY)
             w->calls = -1000;
+        }
+      else if (op < 48)
+        {
+          s.last_op = "prepared";
+          op_prepared (&s);
         }
       else if (op < 52)
         {
