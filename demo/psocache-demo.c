@@ -1,5 +1,7 @@
 /* psocache-demo: renders the demo scene offscreen through a PscCache and
- * prints what the cache did.
+ * prints what the cache did. With --async, pipelines compile on the cache's
+ * workers while the frame loop draws fallbacks, hot-reloads a shader and
+ * evicts idle pipelines (see the top of scene.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -61,6 +63,96 @@ ms (guint64 ns)
 }
 
 static void
+print_async_frame (const PscDemoAsyncFrame *f, const PscDemoAsyncFrame *prev)
+{
+  g_print ("  %5u%s%s %4u %6u %6u %6u %6u %8" G_GUINT64_FORMAT " %6" G_GUINT64_FORMAT
+           " %8" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT " %10.3f %8.1f\n",
+           f->frame, f->reload ? "R" : " ", f->far_lods ? "*" : " ",
+           f->requested, f->exact, f->fallback, f->stale, f->skipped,
+           f->completed - (prev ? prev->completed : 0),
+           f->evictions - (prev ? prev->evictions : 0),
+           f->retired - (prev ? prev->retired : 0),
+           f->retirements_pending,
+           ms (f->owner_wait_ns - (prev ? prev->owner_wait_ns : 0)),
+           ms (f->ns));
+}
+
+static void
+print_async_report (PscCache *cache, const PscDemoSceneResult *r, guint main_frames)
+{
+  const PscDemoAsyncStats *a = &r->async_stats;
+  PscStats stats;
+  guint n = r->n_async_frames;
+
+  psc_cache_get_stats (cache, &stats);
+
+  g_print ("\nFrames (R: hot reload before this frame, *: far-LOD pipelines requested; "
+           "counters are per frame, except 'pending'):\n");
+  g_print ("  %7s %4s %6s %6s %6s %6s %8s %6s %8s %8s %10s %8s\n",
+           "frame", "req", "exact", "fallb", "stale", "skip", "compiled", "evict",
+           "retired", "pending", "wait ms", "ms");
+  for (guint i = 0; i < n; i++)
+    {
+      /* Long convergence tails: the first and last rows only. */
+      if (n > 80 && i == 40)
+        g_print ("  ... %u frames ...\n", n - 80);
+      if (n > 80 && i >= 40 && i < n - 40)
+        continue;
+      if (i == main_frames && i < n)
+        g_print ("  -- converging: every LOD requested, until every draw is exact --\n");
+      print_async_frame (&r->async_frames[i], i > 0 ? &r->async_frames[i - 1] : NULL);
+    }
+
+  g_print ("\nAsync summary:\n");
+  g_print ("  draws: %" G_GUINT64_FORMAT " exact, %" G_GUINT64_FORMAT " fallback, %"
+           G_GUINT64_FORMAT " stale, %" G_GUINT64_FORMAT " skipped (%" G_GUINT64_FORMAT
+           " refused: queue full)\n",
+           a->exact_draws, a->fallback_draws, a->stale_draws, a->skipped_draws, a->queue_full);
+  g_print ("  fallbacks: %u registered (created before the loop with the compute pipeline: "
+           "%.3f ms on the owner thread)\n",
+           a->fallback_pipelines, ms (a->setup_owner_wait_ns));
+  g_print ("  compiles completed on workers: %" G_GUINT64_FORMAT ", failed: %" G_GUINT64_FORMAT
+           ", stale results discarded: %" G_GUINT64_FORMAT ", fallbacks returned: %"
+           G_GUINT64_FORMAT ", stale returned: %" G_GUINT64_FORMAT "\n",
+           stats.async.completed, stats.async.failed, stats.async.stale_discards,
+           stats.async.fallbacks_returned, stats.async.stale_returned);
+  if (a->reload_frame != 0)
+    {
+      g_print ("  hot reload of %s before frame %u (%u pipelines use it): then %"
+               G_GUINT64_FORMAT " stale, %" G_GUINT64_FORMAT " fallback, %" G_GUINT64_FORMAT
+               " skipped draws of them;\n",
+               psc_demo_shader_name (PSC_DEMO_RELOAD_SHADER), a->reload_frame,
+               a->reload_pipelines, a->reload_stale_draws, a->reload_fallback_draws,
+               a->reload_skipped_draws);
+      if (a->first_new_generation_frame != 0)
+        g_print ("    new generation first drawn at frame %u, %" G_GUINT64_FORMAT
+                 " exact draws of it\n", a->first_new_generation_frame, a->reload_exact_draws);
+      else
+        g_print ("    new generation never drawn\n");
+    }
+  else
+    g_print ("  no hot reload\n");
+  if (psc_cache_get_eviction_idle_frames (cache) > 0)
+    g_print ("  eviction after %u idle frames: %" G_GUINT64_FORMAT " evicted, %" G_GUINT64_FORMAT
+             " compiled again when requested (far-LOD set: %u pipelines)\n",
+             psc_cache_get_eviction_idle_frames (cache), stats.async.evictions,
+             a->recompiles_after_eviction, a->far_pipelines);
+  else
+    g_print ("  no eviction (far-LOD set: %u pipelines)\n", a->far_pipelines);
+  g_print ("  retired handles (stale generations, evicted pipelines) destroyed after the GPU "
+           "timeline passed them: %" G_GUINT64_FORMAT ", still pending: %" G_GUINT64_FORMAT "\n",
+           stats.async.retired, stats.async.retirements_pending);
+  g_print ("  owner-thread wait in the frame loop: %.3f ms (the owner thread never compiles)\n",
+           ms (a->loop_owner_wait_ns));
+  if (a->converged)
+    g_print ("  converged: frame %u drew all %u graphics + %u compute pipelines exactly "
+             "(first fully exact frame: %u)\n",
+             r->frames, r->graphics_pipelines, r->compute_pipelines, a->first_exact_frame);
+  else
+    g_print ("  NOT converged: some pipelines were still not Ready at frame %u\n", r->frames);
+}
+
+static void
 print_report (PscCache *cache, const PscDemoSceneResult *r)
 {
   PscStats stats;
@@ -114,18 +206,79 @@ print_report (PscCache *cache, const PscDemoSceneResult *r)
              r->render_pass_begins, r->rendering_begins, r->violations);
 }
 
+/* Renders the scene synchronously with the hot-reloaded shader registered
+ * from the start, on a fresh cache, and compares its image with @r's. */
+static gboolean
+compare_with_sync_render (PscDevice *device, PscBackend backend,
+                          const PscDemoSceneOptions *async_options,
+                          const PscDemoSceneResult *r, GError **error)
+{
+  g_autoptr(PscCache) cache = NULL;
+  PscDemoSceneOptions options;
+  PscDemoSceneResult ref = { 0 };
+  gsize differing = 0;
+  guint max_diff = 0;
+
+  cache = psc_cache_new (device, backend, PSC_CACHE_FLAGS_NONE, error);
+  if (cache == NULL)
+    return FALSE;
+  psc_demo_scene_options_init (&options);
+  options.width = async_options->width;
+  options.height = async_options->height;
+  options.frames = 1;
+  /* The reload happened unless it was off or after the last frame. */
+  options.reloaded = r->async_stats.reload_frame != 0;
+  if (!psc_demo_scene_run (cache, &options, &ref, error))
+    return FALSE;
+  if (ref.width != r->width || ref.height != r->height)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_FAILED, "reference image is %ux%u, not %ux%u",
+                   ref.width, ref.height, r->width, r->height);
+      psc_demo_scene_result_clear (&ref);
+      return FALSE;
+    }
+  for (gsize i = 0; i < (gsize) r->width * r->height; i++)
+    {
+      gboolean differs = FALSE;
+
+      for (int c = 0; c < 4; c++)
+        {
+          guint d = (guint) ABS ((int) r->pixels[i * 4 + c] - (int) ref.pixels[i * 4 + c]);
+
+          differs |= d > 0;
+          max_diff = MAX (max_diff, d);
+        }
+      differing += differs;
+    }
+  psc_demo_scene_result_clear (&ref);
+  g_print ("\nFinal image vs. a synchronous render with %s: %s (%" G_GSIZE_FORMAT
+           " of %u pixels differ, largest channel difference %u)\n",
+           options.reloaded ? "the reloaded shader" : "the same shaders",
+           differing == 0 ? "identical" : "DIFFERENT", differing, r->width * r->height, max_diff);
+  if (differing != 0)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_FAILED,
+                   "the converged image differs from the synchronous render");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
   g_autofree char *backend_arg = NULL;
   g_autofree char *output = NULL;
-  int frames = 6, width = 320, height = 240;
+  int frames = 0, width = 320, height = 240;
+  int workers = 0, reload_at = 0, far_interval = 8, evict_idle = 4, converge_max = 2000;
   gboolean validate = FALSE, pass_through = FALSE, prepared = FALSE;
+  gboolean async = FALSE, no_fallbacks = FALSE, no_reload = FALSE;
   GOptionEntry entries[] = {
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_arg,
       "Rendering backend: auto, dynamic or legacy (default: auto)", "BACKEND" },
     { "frames", 'n', 0, G_OPTION_ARG_INT, &frames,
-      "Frames to render (default: 6); the targets are resized at the middle frame", "N" },
+      "Frames to render (default: 6, or 24 with --async); without --async the targets "
+      "are resized at the middle frame", "N" },
     { "width", 'W', 0, G_OPTION_ARG_INT, &width, "Initial target width (default: 320)", "PIXELS" },
     { "height", 'H', 0, G_OPTION_ARG_INT, &height, "Initial target height (default: 240)", "PIXELS" },
     { "validate", 0, 0, G_OPTION_ARG_NONE, &validate,
@@ -136,6 +289,23 @@ main (int argc, char **argv)
       "Cache off: every request creates a new object (for comparison)", NULL },
     { "prepared", 0, 0, G_OPTION_ARG_NONE, &prepared,
       "Request pipelines through prepared key ids instead of create infos", NULL },
+    { "async", 'a', 0, G_OPTION_ARG_NONE, &async,
+      "Asynchronous mode: compile on worker threads, draw fallbacks meanwhile, "
+      "hot-reload a shader, evict idle pipelines (no resize)", NULL },
+    { "workers", 'w', 0, G_OPTION_ARG_INT, &workers,
+      "--async: compile worker threads (default: 0, the cores minus one)", "N" },
+    { "reload-at", 0, 0, G_OPTION_ARG_INT, &reload_at,
+      "--async: hot-reload fs_lit before frame N (default: 0, the middle frame)", "N" },
+    { "no-reload", 0, 0, G_OPTION_ARG_NONE, &no_reload,
+      "--async: no hot reload", NULL },
+    { "far-interval", 0, 0, G_OPTION_ARG_INT, &far_interval,
+      "--async: request the far-LOD pipelines every Nth frame only (default: 8; 1: every frame)", "N" },
+    { "evict-idle", 0, 0, G_OPTION_ARG_INT, &evict_idle,
+      "--async: evict pipelines idle for more than N frames (default: 4; 0: no eviction)", "N" },
+    { "no-fallbacks", 0, 0, G_OPTION_ARG_NONE, &no_fallbacks,
+      "--async: register no fallbacks: draws are skipped until their pipeline is Ready", NULL },
+    { "converge-max", 0, 0, G_OPTION_ARG_INT, &converge_max,
+      "--async: at most N extra frames waiting for every pipeline to be Ready (default: 2000)", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -147,6 +317,7 @@ main (int argc, char **argv)
   PscBackend backend = PSC_BACKEND_AUTO;
   PscDeviceFlags device_flags = PSC_DEVICE_FLAGS_NONE;
   guint validation_errors = 0;
+  gboolean failed = FALSE;
 
   setlocale (LC_ALL, "");
 
@@ -155,7 +326,18 @@ main (int argc, char **argv)
     "Brings up a headless Vulkan device (Mesa lavapipe unless VK_DRIVER_FILES or\n"
     "VK_ICD_FILENAMES selects another driver), renders a scene of more than 100\n"
     "pipelines offscreen through a PscCache for several frames, resizing its\n"
-    "targets once, and prints what the cache did.");
+    "targets once, and prints what the cache did.\n"
+    "\n"
+    "With --async, the owner thread never compiles in the frame loop: every\n"
+    "pipeline is requested each frame with the fallback policy and compiles on\n"
+    "the cache's workers; a draw uses its Ready pipeline, the fallback\n"
+    "registered for its layout and pass (5 generic pipelines created before the\n"
+    "loop), or, after the hot reload of fs_lit (a tinted variant), the previous\n"
+    "generation. A far-LOD set is drawn only every --far-interval frames, so its\n"
+    "pipelines are evicted and compile again. After --frames frames every LOD is\n"
+    "drawn until all pipelines are Ready; the demo prints a per-frame table and\n"
+    "a summary, and checks that the final image equals a synchronous render with\n"
+    "the reloaded shader.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) ||
       (backend_arg != NULL && !parse_backend (backend_arg, &backend, &error)))
@@ -163,9 +345,23 @@ main (int argc, char **argv)
       g_printerr ("psocache-demo: %s\n", error->message);
       return 2;
     }
+  if (frames == 0)
+    frames = async ? 24 : 6;
   if (frames < 1 || width < 16 || height < 16 || width > 8192 || height > 8192)
     {
       g_printerr ("psocache-demo: --frames must be at least 1 and the size between 16 and 8192\n");
+      return 2;
+    }
+  if (workers < 0 || reload_at < 0 || far_interval < 0 || evict_idle < 0 || converge_max < 1)
+    {
+      g_printerr ("psocache-demo: --workers, --reload-at, --far-interval and --evict-idle "
+                  "must not be negative, --converge-max must be at least 1\n");
+      return 2;
+    }
+  if (async && pass_through)
+    {
+      g_printerr ("psocache-demo: --async cannot be combined with --pass-through "
+                  "(the cache off creates every pipeline synchronously)\n");
       return 2;
     }
 
@@ -184,9 +380,16 @@ main (int argc, char **argv)
       g_printerr ("psocache-demo: cannot create a Vulkan device: %s\n", error->message);
       return 1;
     }
-  cache = psc_cache_new (device, backend,
-                         pass_through ? PSC_CACHE_FLAGS_PASS_THROUGH : PSC_CACHE_FLAGS_NONE,
-                         &error);
+  if (async)
+    {
+      PscCacheOptions cache_options = { .workers = (guint) workers };
+
+      cache = psc_cache_new_full (device, backend, PSC_CACHE_FLAGS_NONE, &cache_options, &error);
+    }
+  else
+    cache = psc_cache_new (device, backend,
+                           pass_through ? PSC_CACHE_FLAGS_PASS_THROUGH : PSC_CACHE_FLAGS_NONE,
+                           &error);
   if (cache == NULL)
     {
       g_printerr ("psocache-demo: cannot create the cache: %s\n", error->message);
@@ -197,8 +400,15 @@ main (int argc, char **argv)
   options.width = (guint) width;
   options.height = (guint) height;
   options.frames = (guint) frames;
-  options.resize_at_frame = frames >= 2 ? (guint) frames / 2 + 1 : 0;
+  options.resize_at_frame = frames >= 2 && !async ? (guint) frames / 2 + 1 : 0;
   options.prepared = prepared;
+  options.async = async;
+  options.no_fallbacks = no_fallbacks;
+  options.reload_at_frame = no_reload ? G_MAXUINT
+                            : reload_at != 0 ? (guint) reload_at : (guint) frames / 2 + 1;
+  options.far_lod_interval = (guint) far_interval;
+  options.eviction_idle_frames = (guint) evict_idle;
+  options.converge_max_frames = (guint) converge_max;
 
   g_print ("psocache-demo: %s, %s backend%s%s\n",
            psc_device_get_name (device),
@@ -208,7 +418,27 @@ main (int argc, char **argv)
                          : psc_cache_get_backend (cache)),
            pass_through ? ", pass-through (cache off)" : "",
            validate ? ", validation on" : "");
-  if (options.resize_at_frame != 0)
+  if (async)
+    {
+      g_autofree char *workers_text = workers > 0 ? g_strdup_printf ("%d worker%s", workers,
+                                                                     workers == 1 ? "" : "s")
+                                                  : g_strdup ("default workers (cores - 1)");
+      g_autofree char *reload_text = no_reload || options.reload_at_frame > (guint) frames
+        ? g_strdup ("no hot reload")
+        : g_strdup_printf ("hot reload of %s before frame %u",
+                           psc_demo_shader_name (PSC_DEMO_RELOAD_SHADER), options.reload_at_frame);
+      g_autofree char *evict_text = evict_idle > 0
+        ? g_strdup_printf ("eviction after %d idle frames", evict_idle)
+        : g_strdup ("no eviction");
+
+      g_print ("Async mode: %d frame%s at %dx%d, %s, %s,\n"
+               "  far-LOD pipelines every %d frames, %s, %s;\n"
+               "  then every LOD until every draw is exact\n",
+               frames, frames == 1 ? "" : "s", width, height, workers_text, reload_text,
+               MAX (far_interval, 1), evict_text,
+               no_fallbacks ? "no fallbacks (pending draws are skipped)" : "fallbacks on");
+    }
+  else if (options.resize_at_frame != 0)
     g_print ("Rendering %d frames at %dx%d, resizing to %ux%u at frame %u\n",
              frames, width, height, (guint) width * 3 / 2, (guint) height * 3 / 2,
              options.resize_at_frame);
@@ -221,7 +451,21 @@ main (int argc, char **argv)
       return 1;
     }
 
+  if (async)
+    print_async_report (cache, &result, (guint) frames);
   print_report (cache, &result);
+
+  if (async)
+    {
+      if (!result.async_stats.converged)
+        failed = TRUE;
+      else if (!compare_with_sync_render (device, backend, &options, &result, &error))
+        {
+          g_printerr ("psocache-demo: %s\n", error->message);
+          g_clear_error (&error);
+          failed = TRUE;
+        }
+    }
 
   if (output != NULL)
     {
@@ -246,5 +490,5 @@ main (int argc, char **argv)
       if (validation_errors > 0)
         return 1;
     }
-  return 0;
+  return failed ? 1 : 0;
 }

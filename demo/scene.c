@@ -21,6 +21,43 @@
  * those, and names the cache's compatibility passes (requested with the same
  * VkRenderPassCreateInfo) only in pipeline create infos.
  *
+ * Asynchronous mode (PscDemoSceneOptions.async; psocache-demo --async):
+ *
+ *   - Every graphics pipeline is requested every frame with
+ *     psc_cache_request_graphics_pipeline (PSC_MISS_POLICY_FALLBACK, no
+ *     callback), so the owner thread never compiles in the frame loop: the
+ *     cache's workers do. A draw uses what the request returned: the Ready
+ *     pipeline (exact), the previous shader generation (stale, after the
+ *     hot reload), the registered fallback, or nothing (pending without a
+ *     fallback, or a full queue: the draw is skipped). Each is counted.
+ *   - Before the first frame, for each distinct (pipeline layout, pass) the
+ *     scene uses (5: B, C, A and A's composite layout, PRE depth-only), it
+ *     creates one "ubershader-style" fallback synchronously (panel-vert.glsl
+ *     drawing the tile's bounding quad + fallback-frag.glsl, generic
+ *     striped palette colour; no fragment stage for PRE) and registers it
+ *     with psc_cache_set_fallback. The compute pipeline that fills the
+ *     scene's uniform data has no fallback (fallbacks are graphics only), so
+ *     it is created synchronously then too and requested every frame like
+ *     the rest. The owner-thread wait of this setup is counted apart.
+ *   - Hot reload (psc_demo_scene_reload_shader; psc_demo_scene_run does it
+ *     before options->reload_at_frame): PSC_DEMO_RELOAD_SHADER (fs_lit) is
+ *     replaced with its tinted variant (built with -DTINT); the scene
+ *     requests with the new module handle from then on, and its 20
+ *     pipelines draw stale or fallback until the new generation is Ready.
+ *   - Eviction: psc_cache_set_eviction_idle_frames (options, default 4); the
+ *     far-LOD set (the top row of passes A and C, 14 pipelines) is requested
+ *     and drawn only every far_lod_interval-th frame (default 8), so its
+ *     pipelines go idle, are evicted, retired on the timeline, and compile
+ *     again when next requested.
+ *   - Convergence (psc_demo_scene_run): after options->frames, frames
+ *     request every LOD until one draws every pipeline exactly (at most
+ *     converge_max_frames); that frame is read back. It matches, byte for
+ *     byte, a synchronous render of the scene with options->reloaded (the
+ *     tinted shader registered from the start): same create infos, same
+ *     driver, so lavapipe produces identical pixels.
+ *   - Timeline: each frame waits for its fence, so begin_frame (N) reports
+ *     N - 1 as completed, as in the synchronous mode.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "scene.h"
@@ -46,6 +83,12 @@ enum { SAMPLER_TEXTURE, SAMPLER_LINEAR_CLAMP, SAMPLER_NEAREST_CLAMP, N_SAMPLERS 
 #define SCENE_UBO_SIZE (16 * 16) /* vec4 light_dir[4], light_color[4], palette[8] */
 #define PUSH_SIZE 32             /* vec4 rect, vec4 params */
 #define MAX_GRAPHICS 128
+#define MAX_FALLBACKS 8
+
+/* Internal shader slots after the PscDemoShader ones (PSC_DEMO_SHADER_COUNT
+ * itself means "no fragment stage" in a PipelineDesc). */
+#define SHADER_FALLBACK (PSC_DEMO_SHADER_COUNT + 1)
+#define N_SHADER_SLOTS (PSC_DEMO_SHADER_COUNT + 2)
 
 /* PNU: a disc (8-triangle fan) whose normals lean outwards; PC: a hexagon
  * with rainbow vertex colours. Both fans go by increasing angle in normalized
@@ -69,6 +112,7 @@ typedef struct {
   gboolean dynamic_depth_bias;
   gboolean depth_test;
   gboolean depth_write;
+  gboolean far;              /* async mode: the far-LOD set */
   /* draw */
   float rect[4];
   float params[4];
@@ -140,7 +184,7 @@ struct _PscDemoScene {
   guint width, height;
   guint frame;                 /* frames rendered so far */
 
-  VkShaderModule shaders[PSC_DEMO_SHADER_COUNT];
+  VkShaderModule shaders[N_SHADER_SLOTS];
   VkSampler samplers[N_SAMPLERS];
   VkDescriptorSetLayout set_layouts[N_SET_LAYOUTS];
   VkPipelineLayout pipeline_layouts[N_PIPELINE_LAYOUTS];
@@ -175,6 +219,19 @@ struct _PscDemoScene {
 
   guint8 *pixels;
   guint pixels_width, pixels_height;
+
+  /* asynchronous mode */
+  gboolean async;
+  gboolean reloaded;           /* PSC_DEMO_RELOAD_SHADER is the tinted variant */
+  guint far_lod_interval;
+  VkPipeline fallbacks[MAX_FALLBACKS];
+  guint n_fallbacks;
+  PscRequestResult results[MAX_GRAPHICS];
+  gboolean requested_before[MAX_GRAPHICS]; /* since the last change of its shaders */
+  PscDemoAsyncStats astats;
+  guint64 loop_owner_wait_start;
+  GArray *frame_log;           /* PscDemoAsyncFrame */
+  gboolean reload_before_next_frame;
 
   /* accounting */
   PscDemoCallTime hit, created, pipeline_hit, pipeline_created;
@@ -430,6 +487,9 @@ register_shaders (PscDemoScene *s, GError **error)
       gsize size;
       const guint32 *code = psc_demo_shader_spirv ((PscDemoShader) i, &size);
       CallTimer t;
+
+      if (s->reloaded && i == PSC_DEMO_RELOAD_SHADER)
+        code = psc_demo_extra_shader_spirv (PSC_DEMO_EXTRA_SHADER_FS_LIT_TINTED, &size);
 
       call_begin (s, &t, PSC_OBJECT_KIND_SHADER_MODULE);
       s->shaders[i] = psc_cache_register_shader (s->cache, code, size, error);
@@ -1028,9 +1088,15 @@ build_pipeline_set (PscDemoScene *s)
     { PSC_DEMO_SHADER_VS_MESH_PNU, PSC_DEMO_SHADER_FS_TEXTURED },
   };
 
+  guint first;
+
   s->n_descs = 0;
   add_grid (s, PASS_B, 6, 4, -1.0f, 1.0f, pairs_b, 3, 2);
+  first = s->n_descs;
   add_grid (s, PASS_C, 6, 4, -1.0f, 1.0f, pairs_c, 3, 2);
+  /* The far-LOD set (asynchronous mode only): C's top row... */
+  for (guint i = 0; i < 6; i++)
+    s->descs[first + i].far = TRUE;
 
   /* Depth-only occluders over target A's grid: two vertex layouts x culling
    * x a dynamic depth bias, no fragment stage. */
@@ -1050,7 +1116,11 @@ build_pipeline_set (PscDemoScene *s)
       d->params[1] = 0.1f;
     }
 
+  first = s->n_descs;
   add_grid (s, PASS_A, 8, 6, -1.0f, 0.3f, pairs_a, 4, 3);
+  /* ...and A's. */
+  for (guint i = 0; i < 8; i++)
+    s->descs[first + i].far = TRUE;
 
   /* Composite panels: B tone mapped (left), C resolved (right). */
   for (guint i = 0; i < 2; i++)
@@ -1327,6 +1397,293 @@ request_pipelines (PscDemoScene *s, GError **error)
 }
 
 /* ------------------------------------------------------------------------
+ * Asynchronous mode
+ */
+
+static guint64
+owner_wait_ns (PscCache *cache)
+{
+  PscStats st;
+
+  psc_cache_get_stats (cache, &st);
+  return st.async.owner_wait_ns;
+}
+
+static gboolean
+uses_reload_shader (const PipelineDesc *d)
+{
+  return d->vs == PSC_DEMO_RELOAD_SHADER || d->fs == PSC_DEMO_RELOAD_SHADER;
+}
+
+/* One fallback per distinct (pipeline layout, pass) -- the rendering state
+ * a fallback is registered under -- created synchronously (before the frame
+ * loop) and registered. */
+static gboolean
+create_fallbacks (PscDemoScene *s, GError **error)
+{
+  int layouts[MAX_FALLBACKS], passes[MAX_FALLBACKS];
+  guint n = 0;
+
+  for (guint i = 0; i < s->n_descs; i++)
+    {
+      const PipelineDesc *d = &s->descs[i];
+      gboolean seen = FALSE;
+
+      for (guint k = 0; k < n; k++)
+        seen |= layouts[k] == d->pipeline_layout && passes[k] == d->pass;
+      if (seen)
+        continue;
+      g_assert (n < MAX_FALLBACKS);
+      layouts[n] = d->pipeline_layout;
+      passes[n] = d->pass;
+      n++;
+    }
+
+  for (guint k = 0; k < n; k++)
+    {
+      PipelineDesc fd;
+      PscRequestResult res = PSC_REQUEST_RESULT_PENDING;
+      CallTimer t;
+      VkPipeline p;
+
+      memset (&fd, 0, sizeof fd);
+      fd.pass = passes[k];
+      fd.vs = PSC_DEMO_SHADER_VS_PANEL;
+      /* Layouts whose push range reaches the fragment stage get the generic
+       * fragment shader; the depth-only pass has no fragment stage. */
+      fd.fs = s->passes[passes[k]].color_format == VK_FORMAT_UNDEFINED
+              ? PSC_DEMO_SHADER_COUNT : SHADER_FALLBACK;
+      fd.vertex_layout = VERTEX_NONE;
+      fd.pipeline_layout = layouts[k];
+      fd.cull = VK_CULL_MODE_NONE;
+      fd.depth_test = TRUE;
+      fd.depth_write = TRUE;
+
+      call_begin (s, &t, PSC_OBJECT_KIND_GRAPHICS_PIPELINE);
+      p = psc_cache_request_graphics_pipeline (s->cache, build_graphics_ci (s, &fd),
+                                               PSC_MISS_POLICY_WAIT, PSC_REQUEST_FLAGS_NONE,
+                                               NULL, NULL, &res, error);
+      call_end (s, &t, FALSE);
+      if (p == VK_NULL_HANDLE)
+        {
+          g_prefix_error (error, "creating fallback %u: ", k);
+          return FALSE;
+        }
+      g_assert (res == PSC_REQUEST_RESULT_READY);
+      if (!psc_cache_set_fallback (s->cache, p, error))
+        {
+          g_prefix_error (error, "registering fallback %u: ", k);
+          return FALSE;
+        }
+      s->fallbacks[s->n_fallbacks++] = p;
+    }
+  return TRUE;
+}
+
+static gboolean
+async_setup (PscDemoScene *s, const PscDemoSceneOptions *options, GError **error)
+{
+  guint64 wait0 = owner_wait_ns (s->cache);
+  PscRequestResult res = PSC_REQUEST_RESULT_PENDING;
+  CallTimer t;
+
+  s->far_lod_interval = options->far_lod_interval;
+  s->frame_log = g_array_new (FALSE, TRUE, sizeof (PscDemoAsyncFrame));
+  for (guint i = 0; i < s->n_descs; i++)
+    {
+      s->astats.far_pipelines += s->descs[i].far;
+      s->astats.reload_pipelines += uses_reload_shader (&s->descs[i]);
+    }
+  if (options->eviction_idle_frames > 0)
+    psc_cache_set_eviction_idle_frames (s->cache, options->eviction_idle_frames);
+
+  if (!options->no_fallbacks)
+    {
+      gsize size;
+      const guint32 *code = psc_demo_extra_shader_spirv (PSC_DEMO_EXTRA_SHADER_FS_FALLBACK, &size);
+
+      call_begin (s, &t, PSC_OBJECT_KIND_SHADER_MODULE);
+      s->shaders[SHADER_FALLBACK] = psc_cache_register_shader (s->cache, code, size, error);
+      call_end (s, &t, FALSE);
+      if (s->shaders[SHADER_FALLBACK] == VK_NULL_HANDLE)
+        {
+          g_prefix_error (error, "registering the fallback shader: ");
+          return FALSE;
+        }
+      if (!create_fallbacks (s, error))
+        return FALSE;
+    }
+
+  /* The compute pass has no fallback: create it now (synchronously). */
+  call_begin (s, &t, PSC_OBJECT_KIND_COMPUTE_PIPELINE);
+  s->compute_pipeline = s->prepared
+    ? psc_cache_request_prepared_pipeline (s->cache, s->compute_prepared_id, PSC_MISS_POLICY_WAIT,
+                                           PSC_REQUEST_FLAGS_NONE, NULL, NULL, &res, error)
+    : psc_cache_request_compute_pipeline (s->cache, build_compute_ci (s), PSC_MISS_POLICY_WAIT,
+                                          PSC_REQUEST_FLAGS_NONE, NULL, NULL, &res, error);
+  call_end (s, &t, FALSE);
+  if (s->compute_pipeline == VK_NULL_HANDLE)
+    {
+      g_prefix_error (error, "compute pipeline: ");
+      return FALSE;
+    }
+
+  s->astats.fallback_pipelines = s->n_fallbacks;
+  s->loop_owner_wait_start = owner_wait_ns (s->cache);
+  s->astats.setup_owner_wait_ns = s->loop_owner_wait_start - wait0;
+  return TRUE;
+}
+
+/* Every frame: request every pipeline (the far-LOD set only on its frames)
+ * without ever compiling on this thread, and draw what came back. */
+static gboolean
+request_pipelines_async (PscDemoScene *s, gboolean far_lods, PscDemoAsyncFrame *log,
+                         GError **error)
+{
+  PscDemoAsyncStats *a = &s->astats;
+  gboolean after_reload = a->reload_frame != 0;
+  PscRequestResult res;
+  CallTimer t;
+
+  for (guint i = 0; i < s->n_descs; i++)
+    {
+      const PipelineDesc *d = &s->descs[i];
+      g_autoptr(GError) local_error = NULL;
+      guint64 misses;
+      gboolean reload_desc = after_reload && uses_reload_shader (d);
+
+      if (d->far && !far_lods)
+        {
+          /* Out of sight: neither requested nor drawn. */
+          s->pipelines[i] = VK_NULL_HANDLE;
+          continue;
+        }
+
+      res = PSC_REQUEST_RESULT_PENDING;
+      misses = psc_cache_get_counter (s->cache, PSC_OBJECT_KIND_GRAPHICS_PIPELINE,
+                                      PSC_COUNTER_MISSES);
+      if (s->prepared)
+        {
+          call_begin (s, &t, PSC_OBJECT_KIND_GRAPHICS_PIPELINE);
+          s->pipelines[i] = psc_cache_request_prepared_pipeline (s->cache, s->prepared_ids[i],
+                                                                 PSC_MISS_POLICY_FALLBACK,
+                                                                 PSC_REQUEST_FLAGS_NONE,
+                                                                 NULL, NULL, &res, &local_error);
+        }
+      else
+        {
+          const VkGraphicsPipelineCreateInfo *ci = build_graphics_ci (s, d);
+
+          call_begin (s, &t, PSC_OBJECT_KIND_GRAPHICS_PIPELINE);
+          s->pipelines[i] = psc_cache_request_graphics_pipeline (s->cache, ci,
+                                                                 PSC_MISS_POLICY_FALLBACK,
+                                                                 PSC_REQUEST_FLAGS_NONE,
+                                                                 NULL, NULL, &res, &local_error);
+        }
+      call_end (s, &t, TRUE);
+      log->requested++;
+
+      if (local_error != NULL)
+        {
+          if (!g_error_matches (local_error, PSC_ERROR, PSC_ERROR_QUEUE_FULL))
+            {
+              g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
+                                          "graphics pipeline %u: ", i);
+              return FALSE;
+            }
+          /* Refused, nothing queued: skip the draw, ask again next frame. */
+          a->queue_full++;
+          s->pipelines[i] = VK_NULL_HANDLE;
+          res = PSC_REQUEST_RESULT_PENDING;
+        }
+      else if (psc_cache_get_counter (s->cache, PSC_OBJECT_KIND_GRAPHICS_PIPELINE,
+                                      PSC_COUNTER_MISSES) != misses &&
+               s->requested_before[i])
+        a->recompiles_after_eviction++;
+      if (local_error == NULL)
+        s->requested_before[i] = TRUE;
+
+      s->results[i] = res;
+      switch (res)
+        {
+        case PSC_REQUEST_RESULT_READY:
+          log->exact++;
+          if (reload_desc)
+            {
+              a->reload_exact_draws++;
+              if (a->first_new_generation_frame == 0)
+                a->first_new_generation_frame = s->frame;
+            }
+          break;
+        case PSC_REQUEST_RESULT_FALLBACK:
+          log->fallback++;
+          a->reload_fallback_draws += reload_desc;
+          break;
+        case PSC_REQUEST_RESULT_STALE:
+          log->stale++;
+          a->reload_stale_draws += reload_desc;
+          break;
+        case PSC_REQUEST_RESULT_PENDING:
+        default:
+          log->skipped++;
+          a->reload_skipped_draws += reload_desc;
+          s->pipelines[i] = VK_NULL_HANDLE;
+          break;
+        }
+    }
+
+  res = PSC_REQUEST_RESULT_PENDING;
+  {
+    g_autoptr(GError) local_error = NULL;
+
+    if (s->prepared)
+      {
+        call_begin (s, &t, PSC_OBJECT_KIND_COMPUTE_PIPELINE);
+        s->compute_pipeline = psc_cache_request_prepared_pipeline (s->cache, s->compute_prepared_id,
+                                                                   PSC_MISS_POLICY_FALLBACK,
+                                                                   PSC_REQUEST_FLAGS_NONE,
+                                                                   NULL, NULL, &res, &local_error);
+      }
+    else
+      {
+        const VkComputePipelineCreateInfo *ci = build_compute_ci (s);
+
+        call_begin (s, &t, PSC_OBJECT_KIND_COMPUTE_PIPELINE);
+        s->compute_pipeline = psc_cache_request_compute_pipeline (s->cache, ci,
+                                                                  PSC_MISS_POLICY_FALLBACK,
+                                                                  PSC_REQUEST_FLAGS_NONE,
+                                                                  NULL, NULL, &res, &local_error);
+      }
+    call_end (s, &t, TRUE);
+    if (local_error != NULL)
+      {
+        if (!g_error_matches (local_error, PSC_ERROR, PSC_ERROR_QUEUE_FULL))
+          {
+            g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
+                                        "compute pipeline: ");
+            return FALSE;
+          }
+        a->queue_full++;
+        res = PSC_REQUEST_RESULT_PENDING;
+      }
+  }
+  /* Not Ready (it was created before the loop, so only if it was evicted):
+   * no dispatch, the uniform buffer keeps the previous frame's data. */
+  log->compute_exact = res == PSC_REQUEST_RESULT_READY;
+  if (!log->compute_exact)
+    s->compute_pipeline = VK_NULL_HANDLE;
+
+  a->exact_draws += log->exact;
+  a->fallback_draws += log->fallback;
+  a->stale_draws += log->stale;
+  a->skipped_draws += log->skipped;
+  a->last_frame_exact = far_lods && log->compute_exact && log->exact == s->n_descs;
+  if (a->last_frame_exact && a->first_exact_frame == 0)
+    a->first_exact_frame = s->frame;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------
  * Recording
  */
 
@@ -1439,6 +1796,9 @@ draw_pass (PscDemoScene *s, int pass)
 
       if (d->pass != pass)
         continue;
+      /* Asynchronous mode: not requested (far LOD) or nothing to draw yet. */
+      if (s->pipelines[i] == VK_NULL_HANDLE)
+        continue;
 
       r->bind_pipeline (r, s->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, s->pipelines[i]);
       if (d->pipeline_layout != bound_layout)
@@ -1455,7 +1815,9 @@ draw_pass (PscDemoScene *s, int pass)
                                             ? s->pnu_vertices.buffer : s->pc_vertices.buffer, 0);
           bound_vertices = d->vertex_layout;
         }
-      if (d->dynamic_depth_bias)
+      /* A fallback has no dynamic depth bias (setting it would be invalid
+       * with the fallback bound); a stale pipeline has the same state. */
+      if (d->dynamic_depth_bias && s->results[i] != PSC_REQUEST_RESULT_FALLBACK)
         r->set_depth_bias (r, s->cmd, 4.0f, 0.0f, 1.5f);
 
       memcpy (push, d->rect, sizeof d->rect);
@@ -1520,13 +1882,17 @@ record_frame (PscDemoScene *s, gboolean read_back)
                    VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
                    VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
 
-  /* Scene data on the GPU. */
-  r->bind_pipeline (r, cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->compute_pipeline);
-  r->bind_descriptor_sets (r, cb, VK_PIPELINE_BIND_POINT_COMPUTE,
-                           s->pipeline_layouts[LAYOUT_COMPUTE], 0, 1, &s->sets[SET_COMPUTE]);
-  r->push_constants (r, cb, s->pipeline_layouts[LAYOUT_COMPUTE], VK_SHADER_STAGE_COMPUTE_BIT,
-                     0, sizeof seed, &seed);
-  r->dispatch (r, cb, 1, 1, 1);
+  /* Scene data on the GPU (asynchronous mode: unless its pipeline was not
+   * Ready; the buffer then keeps the previous frame's data). */
+  if (s->compute_pipeline != VK_NULL_HANDLE)
+    {
+      r->bind_pipeline (r, cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->compute_pipeline);
+      r->bind_descriptor_sets (r, cb, VK_PIPELINE_BIND_POINT_COMPUTE,
+                               s->pipeline_layouts[LAYOUT_COMPUTE], 0, 1, &s->sets[SET_COMPUTE]);
+      r->push_constants (r, cb, s->pipeline_layouts[LAYOUT_COMPUTE], VK_SHADER_STAGE_COMPUTE_BIT,
+                         0, sizeof seed, &seed);
+      r->dispatch (r, cb, 1, 1, 1);
+    }
   r->pipeline_barrier (r, cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
                        0, NULL, 1, &ubo_barrier, 0, NULL);
@@ -1587,12 +1953,16 @@ psc_demo_scene_options_init (PscDemoSceneOptions *options)
   options->height = 240;
   options->frames = 6;
   options->resize_at_frame = 0;
+  options->far_lod_interval = 8;
+  options->eviction_idle_frames = 4;
+  options->converge_max_frames = 2000;
 }
 
 void
 psc_demo_scene_result_clear (PscDemoSceneResult *result)
 {
   g_clear_pointer (&result->pixels, g_free);
+  g_clear_pointer (&result->async_frames, g_free);
   memset (result, 0, sizeof *result);
 }
 
@@ -1669,6 +2039,8 @@ psc_demo_scene_new (PscCache *cache, const PscDemoSceneOptions *options, GError 
   s->prepared = options->prepared;
   s->width = options->width;
   s->height = options->height;
+  s->async = options->async;
+  s->reloaded = options->reloaded;
 
   if (options->backend != PSC_BACKEND_AUTO && options->backend != s->backend)
     {
@@ -1738,6 +2110,9 @@ psc_demo_scene_new (PscCache *cache, const PscDemoSceneOptions *options, GError 
   if (s->prepared && !prepare_pipelines (s, error))
     return NULL;
 
+  if (s->async && !async_setup (s, options, error))
+    return NULL;
+
   return g_steal_pointer (&s);
 }
 
@@ -1747,12 +2122,20 @@ psc_demo_scene_render_frame (PscDemoScene *s, PscDemoFrameFlags flags, GError **
   guint64 t0 = now_ns ();
   guint64 frame;
   gboolean read_back = (flags & PSC_DEMO_FRAME_READ_BACK) != 0;
+  PscDemoAsyncFrame log;
 
   g_return_val_if_fail (s != NULL, FALSE);
 
   /* Each frame waits for its fence, so the previous frame is complete. */
   frame = ++s->frame;
   psc_cache_begin_frame (s->cache, frame, frame - 1);
+
+  memset (&log, 0, sizeof log);
+  log.frame = (guint) frame;
+  log.reload = s->reload_before_next_frame;
+  s->reload_before_next_frame = FALSE;
+  log.far_lods = (flags & PSC_DEMO_FRAME_ALL_LODS) != 0 || s->far_lod_interval <= 1 ||
+                 (frame - 1) % s->far_lod_interval == 0;
 
   if ((flags & PSC_DEMO_FRAME_KEEP_PIPELINES) != 0)
     {
@@ -1762,6 +2145,11 @@ psc_demo_scene_render_frame (PscDemoScene *s, PscDemoFrameFlags flags, GError **
                        "no earlier frame requested the pipelines to keep");
           return FALSE;
         }
+    }
+  else if (s->async)
+    {
+      if (!request_pipelines_async (s, log.far_lods, &log, error))
+        return FALSE;
     }
   else if (!request_pipelines (s, error))
     return FALSE;
@@ -1788,7 +2176,74 @@ psc_demo_scene_render_frame (PscDemoScene *s, PscDemoFrameFlags flags, GError **
     }
   else
     s->later_frames_ns += now_ns () - t0;
+
+  if (s->async)
+    {
+      PscStats st;
+
+      psc_cache_get_stats (s->cache, &st);
+      log.completed = st.async.completed;
+      log.evictions = st.async.evictions;
+      log.retired = st.async.retired;
+      log.retirements_pending = st.async.retirements_pending;
+      log.stale_discards = st.async.stale_discards;
+      s->astats.loop_owner_wait_ns = st.async.owner_wait_ns - s->loop_owner_wait_start;
+      log.owner_wait_ns = s->astats.loop_owner_wait_ns;
+      log.ns = now_ns () - t0;
+      g_array_append_val (s->frame_log, log);
+    }
   return TRUE;
+}
+
+gboolean
+psc_demo_scene_reload_shader (PscDemoScene *s, GError **error)
+{
+  gsize size;
+  const guint32 *code = psc_demo_extra_shader_spirv (PSC_DEMO_EXTRA_SHADER_FS_LIT_TINTED, &size);
+  VkShaderModule module;
+
+  g_return_val_if_fail (s != NULL, FALSE);
+
+  module = psc_cache_replace_shader (s->cache, s->shaders[PSC_DEMO_RELOAD_SHADER], code, size,
+                                     VK_NULL_HANDLE, error);
+  if (module == VK_NULL_HANDLE)
+    {
+      g_prefix_error (error, "hot reload of %s: ", psc_demo_shader_name (PSC_DEMO_RELOAD_SHADER));
+      return FALSE;
+    }
+  /* The old handle stops resolving at the next begin_frame: from now on
+   * every request names the new one. */
+  s->shaders[PSC_DEMO_RELOAD_SHADER] = module;
+  s->reloaded = TRUE;
+  s->reload_before_next_frame = TRUE;
+  s->astats.reload_frame = s->frame + 1;
+  s->astats.first_new_generation_frame = 0;
+  /* Their keys changed: a miss now is the new generation, not an eviction. */
+  for (guint i = 0; i < s->n_descs; i++)
+    if (uses_reload_shader (&s->descs[i]))
+      s->requested_before[i] = FALSE;
+  /* Prepared keys naming the module are stale: prepare them again. */
+  if (s->prepared && !prepare_pipelines (s, error))
+    return FALSE;
+  return TRUE;
+}
+
+void
+psc_demo_scene_get_async_stats (PscDemoScene *s, PscDemoAsyncStats *stats)
+{
+  *stats = s->astats;
+}
+
+const PscDemoAsyncFrame *
+psc_demo_scene_get_async_frames (PscDemoScene *s, guint *n_frames)
+{
+  if (s->frame_log == NULL)
+    {
+      *n_frames = 0;
+      return NULL;
+    }
+  *n_frames = s->frame_log->len;
+  return (const PscDemoAsyncFrame *) (gpointer) s->frame_log->data;
 }
 
 gboolean
@@ -1864,13 +2319,14 @@ void
 psc_demo_scene_get_result (PscDemoScene *s, PscDemoSceneResult *result)
 {
   g_clear_pointer (&result->pixels, g_free);
+  g_clear_pointer (&result->async_frames, g_free);
   memset (result, 0, sizeof *result);
   result->width = s->pixels_width;
   result->height = s->pixels_height;
   result->frames = s->frame;
   result->graphics_pipelines = s->n_descs;
   result->compute_pipelines = 1;
-  result->shader_modules = PSC_DEMO_SHADER_COUNT;
+  result->shader_modules = PSC_DEMO_SHADER_COUNT + (s->shaders[SHADER_FALLBACK] != VK_NULL_HANDLE);
   result->hit = s->hit;
   result->created = s->created;
   result->pipeline_hit = s->pipeline_hit;
@@ -1882,6 +2338,14 @@ psc_demo_scene_get_result (PscDemoScene *s, PscDemoSceneResult *result)
   result->render_pass_begins = psc_demo_recorder_get_render_pass_begins (s->recorder);
   result->rendering_begins = psc_demo_recorder_get_rendering_begins (s->recorder);
   result->violations = psc_demo_recorder_get_violations (s->recorder);
+  if (s->async)
+    {
+      result->async = TRUE;
+      result->async_stats = s->astats;
+      result->n_async_frames = s->frame_log->len;
+      result->async_frames = g_memdup2 (s->frame_log->data,
+                                        (gsize) s->frame_log->len * sizeof (PscDemoAsyncFrame));
+    }
 }
 
 VkShaderModule
@@ -1921,9 +2385,45 @@ psc_demo_scene_free (PscDemoScene *s)
    * the cache: the scene only forgets them. */
   psc_demo_recorder_free (s->own_recorder);
   g_free (s->pixels);
+  if (s->frame_log != NULL)
+    g_array_unref (s->frame_log);
   g_clear_object (&s->cache);
   g_clear_object (&s->device);
   g_free (s);
+}
+
+/* The asynchronous sequence: options->frames frames (hot reload, resize),
+ * then frames with every LOD until one is exact (read back). */
+static gboolean
+run_async (PscDemoScene *s, const PscDemoSceneOptions *options, guint rw, guint rh,
+           PscDemoSceneResult *result, GError **error)
+{
+  guint frames = MAX (options->frames, 1);
+  guint reload_at = options->reload_at_frame == 0 ? frames / 2 + 1 : options->reload_at_frame;
+
+  for (guint f = 1; f <= frames; f++)
+    {
+      if (options->resize_at_frame != 0 && f == options->resize_at_frame &&
+          !psc_demo_scene_resize (s, rw, rh, error))
+        return FALSE;
+      if (f == reload_at && !psc_demo_scene_reload_shader (s, error))
+        return FALSE;
+      if (!psc_demo_scene_render_frame (s, PSC_DEMO_FRAME_NONE, error))
+        return FALSE;
+    }
+  for (guint n = 0; n < MAX (options->converge_max_frames, 1); n++)
+    {
+      if (!psc_demo_scene_render_frame (s, PSC_DEMO_FRAME_ALL_LODS | PSC_DEMO_FRAME_READ_BACK,
+                                        error))
+        return FALSE;
+      if (s->astats.last_frame_exact)
+        break;
+    }
+  s->astats.converged = s->astats.last_frame_exact;
+
+  psc_demo_scene_get_result (s, result);
+  result->pixels = g_steal_pointer (&s->pixels);
+  return TRUE;
 }
 
 gboolean
@@ -1945,6 +2445,8 @@ psc_demo_scene_run (PscCache *cache, const PscDemoSceneOptions *options,
 
   rw = options->resize_width != 0 ? options->resize_width : options->width * 3 / 2;
   rh = options->resize_height != 0 ? options->resize_height : options->height * 3 / 2;
+  if (options->async)
+    return run_async (s, options, rw, rh, result, error);
   for (guint f = 1; f <= MAX (options->frames, 1); f++)
     {
       if (options->resize_at_frame != 0 && f == options->resize_at_frame &&

@@ -112,6 +112,21 @@ typedef enum {
 const guint32 *psc_demo_shader_spirv (PscDemoShader shader, gsize *size);
 const char *psc_demo_shader_name (PscDemoShader shader);
 
+/* Shaders the synchronous scene does not register (asynchronous mode). */
+typedef enum {
+  PSC_DEMO_EXTRA_SHADER_FS_LIT_TINTED, /* mesh-frag.glsl -DMODE_LIT -DTINT: the hot reload's
+                                        * replacement for PSC_DEMO_SHADER_FS_LIT */
+  PSC_DEMO_EXTRA_SHADER_FS_FALLBACK,   /* fallback-frag.glsl: the fallbacks' generic shader */
+  PSC_DEMO_EXTRA_SHADER_COUNT,
+} PscDemoExtraShader;
+
+const guint32 *psc_demo_extra_shader_spirv (PscDemoExtraShader shader, gsize *size);
+const char *psc_demo_extra_shader_name (PscDemoExtraShader shader);
+
+/* The shader the asynchronous mode hot-reloads (with
+ * PSC_DEMO_EXTRA_SHADER_FS_LIT_TINTED). */
+#define PSC_DEMO_RELOAD_SHADER PSC_DEMO_SHADER_FS_LIT
+
 /* ------------------------------------------------------------------------
  * The scene
  */
@@ -125,6 +140,25 @@ typedef struct {
   guint resize_width, resize_height; /* default: 1.5x the initial size */
   gboolean prepared;              /* request pipelines through prepared key ids */
   PscDemoRecorder *recorder;      /* (nullable): default recorder if NULL; borrowed */
+
+  /* Asynchronous mode (see the top of scene.c). Everything below is ignored
+   * unless @async is set, except @reloaded. */
+  gboolean async;                 /* request with PSC_MISS_POLICY_FALLBACK */
+  gboolean no_fallbacks;          /* register no fallback: draws are skipped instead */
+  guint reload_at_frame;          /* psc_demo_scene_run: 1-based frame that starts with
+                                   * the hot reload; 0: the middle frame
+                                   * (frames / 2 + 1); G_MAXUINT (or > frames): never */
+  guint far_lod_interval;         /* far-LOD pipelines are requested every Nth frame
+                                   * only (default 8); 0 or 1: every frame */
+  guint eviction_idle_frames;     /* psc_cache_set_eviction_idle_frames (default 4);
+                                   * 0: leave the cache's setting */
+  guint converge_max_frames;      /* psc_demo_scene_run: at most this many frames after
+                                   * @frames waiting for every pipeline to be Ready
+                                   * (default 2000) */
+  /* Register PSC_DEMO_EXTRA_SHADER_FS_LIT_TINTED as PSC_DEMO_RELOAD_SHADER
+   * from the start: the synchronous reference for the asynchronous mode's
+   * final image. Any mode. */
+  gboolean reloaded;
 } PscDemoSceneOptions;
 
 /* Fills @options with the defaults. */
@@ -134,6 +168,49 @@ typedef struct {
   guint64 calls;                  /* cache calls */
   guint64 ns;                     /* wall time inside them */
 } PscDemoCallTime;
+
+/* One frame of the asynchronous mode. Draw counts are graphics draws; the
+ * cache counters are PscStats.async after the frame (cumulative). */
+typedef struct {
+  guint frame;
+  guint requested;                /* graphics pipelines requested (and drawn unless skipped) */
+  guint exact;                    /* drawn with the requested pipeline (Ready) */
+  guint fallback;                 /* drawn with the registered fallback */
+  guint stale;                    /* drawn with the previous shader generation */
+  guint skipped;                  /* not drawn: pending (no fallback) or queue full */
+  gboolean compute_exact;         /* the compute pipeline was Ready (else not dispatched) */
+  gboolean reload;                /* the hot reload happened just before this frame */
+  gboolean far_lods;              /* the far-LOD pipelines were requested */
+  guint64 completed, evictions, retired, retirements_pending, stale_discards;
+  guint64 owner_wait_ns;          /* since the setup (see loop_owner_wait_ns) */
+  guint64 ns;                     /* the frame's wall time (CPU + GPU) */
+} PscDemoAsyncFrame;
+
+/* What the asynchronous mode drew, over all frames so far. */
+typedef struct {
+  guint fallback_pipelines;       /* fallbacks created and registered before the loop */
+  guint64 setup_owner_wait_ns;    /* owner thread compiling them and the compute pipeline */
+  guint64 loop_owner_wait_ns;     /* owner thread compiling from the end of that setup to
+                                   * the end of the last frame (0: it never does) */
+  guint64 exact_draws, fallback_draws, stale_draws, skipped_draws;
+  guint64 queue_full;             /* requests refused (QUEUE_FULL); counted as skipped too */
+  /* Pipelines that draw with PSC_DEMO_RELOAD_SHADER, and their draws after
+   * the hot reload, by what they were drawn with. */
+  guint reload_frame;             /* 0: no hot reload */
+  guint reload_pipelines;
+  guint64 reload_stale_draws, reload_fallback_draws, reload_skipped_draws;
+  guint64 reload_exact_draws;     /* the new generation */
+  guint first_new_generation_frame;  /* first frame that drew one; 0: none */
+  /* Requests that missed although the same pipeline had been requested
+   * before (and no hot reload changed it): it was evicted, and compiles
+   * again. */
+  guint64 recompiles_after_eviction;
+  guint far_pipelines;            /* in the far-LOD set */
+  /* The last frame requested every pipeline and all were Ready. */
+  gboolean last_frame_exact;
+  guint first_exact_frame;        /* first such frame; 0: none */
+  gboolean converged;             /* psc_demo_scene_run: the final frame is exact */
+} PscDemoAsyncStats;
 
 typedef struct {
   /* The final colour image, RGBA8 (R8G8B8A8_UNORM), tightly packed rows. */
@@ -165,6 +242,12 @@ typedef struct {
   guint render_pass_begins;
   guint rendering_begins;
   guint violations;
+
+  /* Asynchronous mode only. */
+  gboolean async;
+  PscDemoAsyncStats async_stats;
+  PscDemoAsyncFrame *async_frames; /* n_async_frames entries, one per frame; g_free() */
+  guint n_async_frames;
 } PscDemoSceneResult;
 
 void psc_demo_scene_result_clear (PscDemoSceneResult *result);
@@ -184,12 +267,23 @@ typedef enum {
    * (borrowed handles stay valid PSC_BORROW_FRAMES frames after their last
    * request). */
   PSC_DEMO_FRAME_KEEP_PIPELINES = 1 << 1,
+  /* Asynchronous mode: request and draw the far-LOD pipelines this frame,
+   * whatever the interval. */
+  PSC_DEMO_FRAME_ALL_LODS = 1 << 2,
 } PscDemoFrameFlags;
 
 /* Renders one frame: psc_cache_begin_frame, requests every pipeline, records,
  * submits and waits. */
 gboolean psc_demo_scene_render_frame (PscDemoScene *scene, PscDemoFrameFlags flags,
                                       GError **error);
+/* Hot reload: replaces PSC_DEMO_RELOAD_SHADER's SPIR-V with
+ * PSC_DEMO_EXTRA_SHADER_FS_LIT_TINTED (psc_cache_replace_shader) and
+ * requests with the new module from the next frame on. Between frames. */
+gboolean psc_demo_scene_reload_shader (PscDemoScene *scene, GError **error);
+/* Asynchronous mode: the draw counters, and the per-frame log (owned by the
+ * scene, valid until the next frame). */
+void psc_demo_scene_get_async_stats (PscDemoScene *scene, PscDemoAsyncStats *stats);
+const PscDemoAsyncFrame *psc_demo_scene_get_async_frames (PscDemoScene *scene, guint *n_frames);
 /* Requests the scene's samplers, set and pipeline layouts and (legacy)
  * compatibility passes again with the same create infos. @all_same is set
  * to whether every returned handle equals the one the scene holds. */
@@ -212,7 +306,11 @@ void psc_demo_scene_free (PscDemoScene *scene);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDemoScene, psc_demo_scene_free)
 
 /* Convenience: new, options->frames frames (resizing at
- * options->resize_at_frame, reading back the last), result, free. */
+ * options->resize_at_frame, reading back the last), result, free.
+ * Asynchronous mode: the hot reload before options->reload_at_frame, then
+ * up to options->converge_max_frames more frames requesting every LOD, until
+ * one draws every pipeline exactly; that one is read back
+ * (result->async_stats.converged says whether it happened). */
 gboolean psc_demo_scene_run (PscCache *cache, const PscDemoSceneOptions *options,
                              PscDemoSceneResult *result, GError **error);
 

@@ -14,6 +14,8 @@
 #include "fs_color_alpha.spv.h"
 #include "fs_composite.spv.h"
 #include "cs_palette.spv.h"
+#include "fs_lit_tinted.spv.h"
+#include "fs_fallback.spv.h"
 
 static const struct {
   const char *name;
@@ -49,4 +51,32 @@ psc_demo_shader_name (PscDemoShader shader)
 {
   g_return_val_if_fail (shader < PSC_DEMO_SHADER_COUNT, NULL);
   return shaders[shader].name;
+}
+
+static const struct {
+  const char *name;
+  const guint32 *words;
+  gsize size;
+} extra_shaders[PSC_DEMO_EXTRA_SHADER_COUNT] = {
+#define SHADER(id, name) \
+  [id] = { #name, psc_demo_spirv_##name, sizeof (psc_demo_spirv_##name) }
+  SHADER (PSC_DEMO_EXTRA_SHADER_FS_LIT_TINTED, fs_lit_tinted),
+  SHADER (PSC_DEMO_EXTRA_SHADER_FS_FALLBACK, fs_fallback),
+#undef SHADER
+};
+
+const guint32 *
+psc_demo_extra_shader_spirv (PscDemoExtraShader shader, gsize *size)
+{
+  g_return_val_if_fail (shader < PSC_DEMO_EXTRA_SHADER_COUNT, NULL);
+  if (size != NULL)
+    *size = extra_shaders[shader].size;
+  return extra_shaders[shader].words;
+}
+
+const char *
+psc_demo_extra_shader_name (PscDemoExtraShader shader)
+{
+  g_return_val_if_fail (shader < PSC_DEMO_EXTRA_SHADER_COUNT, NULL);
+  return extra_shaders[shader].name;
 }

@@ -5,6 +5,8 @@
 //   -DMODE_TEXTURED       the immutable-sampler texture, tinted
 //   -DMODE_COLOR          vertex colour
 //   -DMODE_COLOR -DALPHA  vertex colour, translucent (drawn with blending)
+//   -DMODE_LIT -DTINT     the lit variant with a warm tint: the asynchronous
+//                         mode hot-reloads MODE_LIT with it
 // Specialization: constant 0 picks a material variant, constant 1 the number
 // of lights.
 
@@ -43,6 +45,9 @@ void main ()
   for (int i = 0; i < LIGHT_COUNT; ++i)
     c += max (dot (n, normalize (scene.light_dir[i].xyz)), 0.0) * scene.light_color[i].rgb;
   c *= material_color ();
+#if defined(TINT)
+  c *= vec3 (1.3, 0.6, 0.3);
+#endif
 #if defined(HDR)
   c *= 3.0;
 #endif
