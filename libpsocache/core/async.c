@@ -704,32 +704,38 @@ create_now (PscCore *core, PscKind kind, uint32_t index, VkPipeline *out, PscCor
   return PSC_STATUS_OK;
 }
 
-/* Finds the previous generation's entry of a key, if one of its shaders was
- * reloaded and that entry is still alive. */
+/* Finds a previous generation's entry of a key, if one of its shaders was
+ * reloaded and such an entry is still Ready: the newest of the last
+ * PSC_PREDECESSOR_DEPTH generations (a second reload may have discarded the
+ * generation in between before it was ever published). */
+#define PSC_PREDECESSOR_DEPTH 8
+
 static uint32_t
 find_predecessor (PscCore *core, PscKind kind, const uint8_t *key, size_t len)
 {
   uint32_t ids[PSC_MAX_GRAPHICS_STAGES], gens[PSC_MAX_GRAPHICS_STAGES];
   size_t offs[PSC_MAX_GRAPHICS_STAGES];
   int n = psc_pipeline_key_shaders (key, len, ids, gens, offs);
-  bool any = false;
+  uint32_t newest = 0;
   for (int i = 0; i < n; i++)
-    any |= gens[i] > 0;
-  if (!any)
+    newest = gens[i] > newest ? gens[i] : newest;
+  if (newest == 0)
     return NONE;
   uint8_t prev[PSC_MAX_KEY_BYTES];
   memcpy (prev, key, len);
-  for (int i = 0; i < n; i++)
-    if (gens[i] > 0)
-      {
-        uint32_t g = gens[i] - 1;
-        memcpy (prev + offs[i], &g, sizeof g);
-      }
-  const PscTableItem *item = psc_table_find (core->tables[kind], psc_core_hash (core, prev, len),
-                                             prev, len);
-  if (item == NULL || core->entries[kind].items[item->value].state != PSC_ENTRY_READY)
-    return NONE;
-  return item->value;
+  for (uint32_t back = 1; back <= PSC_PREDECESSOR_DEPTH && back <= newest; back++)
+    {
+      for (int i = 0; i < n; i++)
+        {
+          uint32_t g = gens[i] > back ? gens[i] - back : 0;
+          memcpy (prev + offs[i], &g, sizeof g);
+        }
+      const PscTableItem *item = psc_table_find (core->tables[kind],
+                                                 psc_core_hash (core, prev, len), prev, len);
+      if (item != NULL && core->entries[kind].items[item->value].state == PSC_ENTRY_READY)
+        return item->value;
+    }
+  return NONE;
 }
 
 static PscStatus
@@ -804,7 +810,8 @@ psc_core_request_entry (PscCore *core, PscKind kind, uint32_t idx, PscCoreMissPo
                         PscCoreRequestState *state, PscCoreError *err)
 {
   PscEntry *e = &core->entries[kind].items[idx];
-  psc_stat_add (&core->stats.kinds[kind].hits, 1);
+  /* No Ready object answered it: a miss (the job already exists). */
+  psc_stat_add (&core->stats.kinds[kind].misses, 1);
   if (policy == PSC_CORE_MISS_WAIT)
     {
       PscStatus st = create_now (core, kind, idx, out, err);

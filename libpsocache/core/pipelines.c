@@ -205,7 +205,9 @@ psc_core_request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy pol
   if (__builtin_expect (p->entry != UINT32_MAX, 1))
     {
       PscEntry *e = &core->entries[p->kind].items[p->entry];
-      if (__builtin_expect (e->state == PSC_ENTRY_READY, 1))
+      /* A stale entry (a shader it names was reloaded) takes the slow path,
+       * which reports the stale key. */
+      if (__builtin_expect (e->state == PSC_ENTRY_READY && !e->stale, 1))
         {
           e->last_used_frame = core->frame;
           psc_stat_add (&core->stats.kinds[p->kind].hits, 1);

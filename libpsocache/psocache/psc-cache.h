@@ -72,7 +72,8 @@ typedef enum {
 /**
  * PscCounter:
  * @PSC_COUNTER_HITS: requests answered with an existing object
- * @PSC_COUNTER_MISSES: requests that found no object
+ * @PSC_COUNTER_MISSES: requests that found no Ready object (a request for a
+ *   key that is still compiling is a miss too; it queues no second job)
  * @PSC_COUNTER_CREATIONS: objects created through the driver
  * @PSC_COUNTER_CREATION_NS: nanoseconds spent in the driver creating objects
  * @PSC_COUNTER_ENTRIES: objects held now

@@ -143,8 +143,11 @@ test_duplicates (void)
       g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_PENDING);
     }
   PscStats s = stats (f.cache);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].misses, ==, 1);
-  /* Exactly one job: queued, running or done. */
+  /* Five misses (none found a Ready pipeline)... */
+  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].misses, ==, 5);
+  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].hits, ==, 0);
+  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries, ==, 1);
+  /* ...but exactly one job: queued, running or done. */
   g_assert_cmpuint (s.async.queued + s.async.in_flight + s.async.completed, <=, 1);
   g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, 0);
 
@@ -384,6 +387,96 @@ test_hot_reload (void)
   g_assert_error (error, PSC_ERROR, PSC_ERROR_FOREIGN_HANDLE);
   g_clear_error (&error);
   psc_test_harness_assert_clean (f.h);
+  fixture_finish (&f);
+}
+
+/* Two reloads before the new generation is Ready: requests still get the
+ * last published generation (flagged stale), and it is retired once the
+ * newest generation is published. */
+static void
+test_double_reload (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 8.5f);
+  gsize size;
+  const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_CS_PALETTE, &size);
+  g_autoptr(GError) error = NULL;
+
+  VkPipeline p0 = psc_cache_get_compute_pipeline (f.cache, &ci, &error);
+  g_assert_no_error (error);
+  VkShaderModule m1 = psc_cache_replace_shader (f.cache, f.o.cs, code, size, VK_NULL_HANDLE, &error);
+  g_assert_no_error (error);
+  ci.stage.module = m1;
+  Waiter w1 = { 0 };
+  PscRequestResult r = PSC_REQUEST_RESULT_READY;
+  g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     waiter_cb, &w1, &r, &error) == p0);
+  g_assert_cmpint (r, ==, PSC_REQUEST_RESULT_STALE);
+  /* Reload again while generation 1 compiles: it is discarded... */
+  VkShaderModule m2 = psc_cache_replace_shader (f.cache, m1, code, size, VK_NULL_HANDLE, &error);
+  g_assert_no_error (error);
+  ci.stage.module = m2;
+  Waiter w2 = { 0 };
+  /* ...and generation 0, the last one published, is still what a request
+   * can draw meanwhile. */
+  g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     waiter_cb, &w2, &r, &error) == p0);
+  g_assert_no_error (error);
+  g_assert_cmpint (r, ==, PSC_REQUEST_RESULT_STALE);
+  pump_until_called (&f, &w2, 1);
+  g_assert_cmpint (w1.calls, ==, 1);
+  g_assert_cmpint (w1.result, ==, VK_INCOMPLETE);
+  g_assert_true (w2.pipeline != VK_NULL_HANDLE && w2.pipeline != p0);
+  /* Generation 0 was retired when generation 2 was published. */
+  PscStats s = stats (f.cache);
+  g_assert_cmpuint (s.async.retirements_pending + s.async.retired, >=, 1);
+  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries, ==, 1);
+  fixture_finish (&f);
+}
+
+/* A prepared key names shader generations: after a reload it is stale, the
+ * request fails (never returns the old pipeline as Ready), and preparing it
+ * again gives the new generation. */
+static void
+test_prepared_after_reload (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 9.5f);
+  gsize size;
+  const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_CS_PALETTE, &size);
+  g_autoptr(GError) error = NULL;
+
+  guint32 key = psc_cache_prepare_compute_pipeline (f.cache, &ci, &error);
+  g_assert_no_error (error);
+  VkPipeline p0 = psc_cache_get_prepared_pipeline (f.cache, key, &error);
+  g_assert_no_error (error);
+  VkShaderModule m1 = psc_cache_replace_shader (f.cache, f.o.cs, code, size, VK_NULL_HANDLE, &error);
+  g_assert_no_error (error);
+  PscRequestResult r;
+  g_assert_true (psc_cache_request_prepared_pipeline (f.cache, key, PSC_MISS_POLICY_SKIP, 0, NULL,
+                                                      NULL, &r, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_true (psc_cache_get_prepared_pipeline (f.cache, key, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  ci.stage.module = m1;
+  guint32 key1 = psc_cache_prepare_compute_pipeline (f.cache, &ci, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (key1, !=, key);
+  VkPipeline p1 = psc_cache_get_prepared_pipeline (f.cache, key1, &error);
+  g_assert_no_error (error);
+  g_assert_true (p1 != VK_NULL_HANDLE && p1 != p0);
   fixture_finish (&f);
 }
 
@@ -672,6 +765,8 @@ main (int argc, char **argv)
   g_test_add_func ("/async/failure-reaches-every-waiter", test_failure);
   g_test_add_func ("/async/wait-on-compiling", test_wait_on_compiling);
   g_test_add_func ("/async/hot-reload", test_hot_reload);
+  g_test_add_func ("/async/double-reload", test_double_reload);
+  g_test_add_func ("/async/prepared-after-reload", test_prepared_after_reload);
   g_test_add_func ("/async/eviction-timeline", test_eviction);
   g_test_add_func ("/async/auto-eviction", test_auto_eviction);
   g_test_add_func ("/async/overflow", test_overflow);
