@@ -1,6 +1,7 @@
 /* psc-bench: libpsocache benchmarks; each prints one JSON line.
  *
  *   psc-bench hit [--pipelines N] [--batches B]
+ *   psc-bench async [--workers W] [--pipelines P] [--batch N] [--validate]
  *
  * hit: H = median ns per graphics-pipeline hit through the public API
  * (canonicalize, hash, find, compare in full) over N distinct realistic
@@ -11,6 +12,19 @@
  * the same run; A = heap allocations per hit (malloc is interposed); K =
  * median canonical key bytes per graphics key.
  *
+ * async: P distinct, equally expensive graphics pipelines compiled three
+ * ways in one run, each phase on its own disjoint but equivalent pipeline
+ * set (specialization values differ, costs do not) with fresh
+ * VkPipelineCache objects and the driver's disk cache off: S = serially
+ * through psc_cache_get_graphics_pipeline; A = through
+ * psc_cache_request_graphics_pipeline (PSC_MISS_POLICY_SKIP) with W
+ * workers, from the first request to the last callback, while the render
+ * thread runs paced frames (psc_cache_begin_frame, re-requests of the
+ * still-pending pipelines, a batch of new requests); R = by W plain threads
+ * calling vkCreateGraphicsPipelines directly (the ceiling). U = 99th
+ * percentile of one frame's begin_frame + requests while compiles are in
+ * flight. See docs/benchmarks.md.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <psocache/psocache.h>
@@ -18,14 +32,20 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.vert.h"
 #include "bench.frag.h"
+#include "async.vert.h"
+#include "async.frag.h"
 
 /* ---- allocation counting (interposes glibc's malloc family) ---- */
 extern void *__libc_malloc (size_t);
@@ -388,10 +408,725 @@ bench_hit (uint32_t n, uint32_t batches)
   return 0;
 }
 
+/* ------------------------------------------------------------------------
+ * psc-bench async
+ */
+
+/* One graphics create info of the async family, built up front. */
+typedef struct {
+  VkGraphicsPipelineCreateInfo ci;
+  VkPipelineShaderStageCreateInfo stages[2];
+  VkSpecializationInfo spec[2];
+  VkSpecializationMapEntry vs_entries[3];
+  VkSpecializationMapEntry fs_entries[4];
+  uint8_t vs_data[12];
+  uint8_t fs_data[16];
+  VkVertexInputBindingDescription binding;
+  VkVertexInputAttributeDescription attrs[4];
+  VkPipelineVertexInputStateCreateInfo vi;
+  VkPipelineInputAssemblyStateCreateInfo ia;
+  VkPipelineViewportStateCreateInfo vp;
+  VkPipelineRasterizationStateCreateInfo rs;
+  VkPipelineMultisampleStateCreateInfo ms;
+  VkPipelineDepthStencilStateCreateInfo ds;
+  VkPipelineColorBlendAttachmentState blend[4];
+  VkPipelineColorBlendStateCreateInfo cb;
+  VkDynamicState dyn_states[2];
+  VkPipelineDynamicStateCreateInfo dyn;
+  VkFormat formats[4];
+  VkPipelineRenderingCreateInfo rendering;
+} AsyncInfo;
+
+/* Phases: each gets its own disjoint pipeline set. */
+enum { PHASE_SERIAL, PHASE_ASYNC, PHASE_RAW, PHASE_WARMUP };
+
+/* Pipeline i of a phase. Everything that changes the amount of compiler
+ * work (attachment count and formats, blending, unrolled trip counts,
+ * branch selectors) depends only on i % 16, identically in every phase, so
+ * the phases are equivalent and any run of 16 consecutive pipelines holds
+ * one of each cost class. SALT (a float immediate in both stages) depends
+ * on the phase and i, so no two pipelines of the run share a stage's code. */
+static void
+fill_async (AsyncInfo *b, uint32_t phase, uint32_t i, const BenchObjects *o)
+{
+  uint32_t colors = 1 + (i % 4);
+  uint32_t fmt = (i / 4) % 2;
+  VkBool32 blend = (i / 8) % 2;
+  int32_t iters = 4 + 4 * (int32_t) ((i + i / 4) % 4);          /* 4..16 */
+  int32_t deform = (int32_t) ((i / 4) % 4);
+  int32_t lights = 2 + 2 * (int32_t) ((i + 3 * (i / 4)) % 4);   /* 2..8 */
+  int32_t mode = (int32_t) ((i + i / 2) % 4);
+  VkBool32 fog = (i / 2) % 2;
+  float salt = (float) (phase * 65536u + i + 1u);
+
+  memset (b, 0, sizeof *b);
+  memcpy (b->vs_data + 0, &iters, 4);
+  memcpy (b->vs_data + 4, &deform, 4);
+  memcpy (b->vs_data + 8, &salt, 4);
+  memcpy (b->fs_data + 0, &lights, 4);
+  memcpy (b->fs_data + 4, &mode, 4);
+  memcpy (b->fs_data + 8, &fog, 4);
+  memcpy (b->fs_data + 12, &salt, 4);
+  b->vs_entries[0] = (VkSpecializationMapEntry) { 0, 0, 4 };
+  b->vs_entries[1] = (VkSpecializationMapEntry) { 1, 4, 4 };
+  b->vs_entries[2] = (VkSpecializationMapEntry) { 2, 8, 4 };
+  b->fs_entries[0] = (VkSpecializationMapEntry) { 0, 0, 4 };
+  b->fs_entries[1] = (VkSpecializationMapEntry) { 1, 4, 4 };
+  b->fs_entries[2] = (VkSpecializationMapEntry) { 2, 8, 4 };
+  b->fs_entries[3] = (VkSpecializationMapEntry) { 3, 12, 4 };
+  b->spec[0] = (VkSpecializationInfo) { 3, b->vs_entries, sizeof b->vs_data, b->vs_data };
+  b->spec[1] = (VkSpecializationInfo) { 4, b->fs_entries, sizeof b->fs_data, b->fs_data };
+  b->stages[0] = (VkPipelineShaderStageCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+    .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = o->vert, .pName = "main",
+    .pSpecializationInfo = &b->spec[0] };
+  b->stages[1] = (VkPipelineShaderStageCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+    .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = o->frag, .pName = "main",
+    .pSpecializationInfo = &b->spec[1] };
+
+  b->binding = (VkVertexInputBindingDescription) { 0, 48, VK_VERTEX_INPUT_RATE_VERTEX };
+  b->attrs[0] = (VkVertexInputAttributeDescription) { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 };
+  b->attrs[1] = (VkVertexInputAttributeDescription) { 1, 0, VK_FORMAT_R32G32B32_SFLOAT, 12 };
+  b->attrs[2] = (VkVertexInputAttributeDescription) { 2, 0, VK_FORMAT_R32G32_SFLOAT, 24 };
+  b->attrs[3] = (VkVertexInputAttributeDescription) { 3, 0, VK_FORMAT_R8G8B8A8_UNORM, 32 };
+  b->vi = (VkPipelineVertexInputStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+    .vertexBindingDescriptionCount = 1, .pVertexBindingDescriptions = &b->binding,
+    .vertexAttributeDescriptionCount = 4, .pVertexAttributeDescriptions = b->attrs };
+  b->ia = (VkPipelineInputAssemblyStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+    .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST };
+  b->vp = (VkPipelineViewportStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+    .viewportCount = 1, .scissorCount = 1 };
+  b->rs = (VkPipelineRasterizationStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+    .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_BACK_BIT,
+    .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f };
+  b->ms = (VkPipelineMultisampleStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+    .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT };
+  b->ds = (VkPipelineDepthStencilStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+    .depthTestEnable = VK_TRUE, .depthWriteEnable = !blend,
+    .depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL, .maxDepthBounds = 1.0f };
+  for (uint32_t a = 0; a < colors; a++)
+    b->blend[a] = (VkPipelineColorBlendAttachmentState) {
+      .blendEnable = blend,
+      .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
+      .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+      .colorBlendOp = VK_BLEND_OP_ADD,
+      .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+      .dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO,
+      .alphaBlendOp = VK_BLEND_OP_ADD,
+      .colorWriteMask = 0xf };
+  b->cb = (VkPipelineColorBlendStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+    .attachmentCount = colors, .pAttachments = b->blend };
+  b->dyn_states[0] = VK_DYNAMIC_STATE_VIEWPORT;
+  b->dyn_states[1] = VK_DYNAMIC_STATE_SCISSOR;
+  b->dyn = (VkPipelineDynamicStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+    .dynamicStateCount = 2, .pDynamicStates = b->dyn_states };
+  for (uint32_t a = 0; a < colors; a++)
+    b->formats[a] = color_formats[fmt][a];
+  b->rendering = (VkPipelineRenderingCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+    .colorAttachmentCount = colors, .pColorAttachmentFormats = b->formats,
+    .depthAttachmentFormat = VK_FORMAT_D32_SFLOAT };
+  b->ci = (VkGraphicsPipelineCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+    .pNext = &b->rendering,
+    .stageCount = 2, .pStages = b->stages,
+    .pVertexInputState = &b->vi, .pInputAssemblyState = &b->ia,
+    .pViewportState = &b->vp, .pRasterizationState = &b->rs,
+    .pMultisampleState = &b->ms, .pDepthStencilState = &b->ds,
+    .pColorBlendState = &b->cb, .pDynamicState = &b->dyn,
+    .layout = o->layout };
+}
+
+/* A fresh cache for one phase, with the async family's shaders and layout. */
+static PscCache *
+async_cache_new (PscDevice *device, uint32_t workers, uint32_t job_capacity, BenchObjects *o)
+{
+  g_autoptr(GError) error = NULL;
+  PscCacheOptions opts = { .workers = workers, .job_capacity = job_capacity };
+  PscCache *cache = psc_cache_new_full (device, PSC_BACKEND_DYNAMIC_RENDERING,
+                                        PSC_CACHE_FLAGS_NONE, &opts, &error);
+  if (cache == NULL)
+    die ("cache", error);
+  o->vert = psc_cache_register_shader (cache, async_vert_spv, sizeof async_vert_spv, &error);
+  if (!o->vert)
+    die ("vertex shader", error);
+  o->frag = psc_cache_register_shader (cache, async_frag_spv, sizeof async_frag_spv, &error);
+  if (!o->frag)
+    die ("fragment shader", error);
+  VkSamplerCreateInfo sci = {
+    .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+    .magFilter = VK_FILTER_LINEAR, .minFilter = VK_FILTER_LINEAR, .maxLod = 1.0f };
+  VkSampler sampler = psc_cache_get_sampler (cache, &sci, &error);
+  if (!sampler)
+    die ("sampler", error);
+  VkDescriptorSetLayoutBinding bindings[2] = {
+    { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
+      VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
+    { 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, &sampler },
+  };
+  VkDescriptorSetLayoutCreateInfo dci = {
+    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+    .bindingCount = 2, .pBindings = bindings };
+  VkDescriptorSetLayout set_layout = psc_cache_get_descriptor_set_layout (cache, &dci, &error);
+  if (!set_layout)
+    die ("set layout", error);
+  VkPushConstantRange push = { VK_SHADER_STAGE_VERTEX_BIT, 0, 64 };
+  VkPipelineLayoutCreateInfo lci = {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+    .setLayoutCount = 1, .pSetLayouts = &set_layout,
+    .pushConstantRangeCount = 1, .pPushConstantRanges = &push };
+  o->layout = psc_cache_get_pipeline_layout (cache, &lci, &error);
+  if (!o->layout)
+    die ("pipeline layout", error);
+  return cache;
+}
+
+static AsyncInfo *
+async_infos_new (uint32_t phase, uint32_t n, const BenchObjects *o)
+{
+  AsyncInfo *infos = calloc (n, sizeof *infos);
+  if (infos == NULL)
+    die ("out of memory", NULL);
+  for (uint32_t i = 0; i < n; i++)
+    fill_async (&infos[i], phase, i, o);
+  return infos;
+}
+
+static void
+sleep_us (uint32_t us)
+{
+  struct timespec ts = { 0, (long) us * 1000l };
+  while (nanosleep (&ts, &ts) != 0)
+    ;
+}
+
+/* Nearest-rank percentile (q in (0, 1]); sorts v. */
+static double
+percentile (double *v, size_t n, double q)
+{
+  if (n == 0)
+    return 0.0;
+  qsort (v, n, sizeof *v, cmp_double);
+  size_t rank = (size_t) ceil (q * (double) n);
+  return v[rank > 0 ? rank - 1 : 0];
+}
+
+/* One asynchronous request's completion, written by its callback. */
+typedef struct {
+  VkPipeline pipeline;
+  VkResult result;
+  uint32_t fired;
+  bool requested;
+} AsyncSlot;
+
+static uint32_t async_fired_total;
+static uint64_t async_last_fire_ns;
+
+static void
+async_ready_cb (void *context, VkPipeline pipeline, VkResult result)
+{
+  AsyncSlot *slot = context;
+  slot->fired++;
+  slot->pipeline = pipeline;
+  slot->result = result;
+  async_fired_total++;
+  async_last_fire_ns = now_ns ();
+}
+
+/* Raw phase: W threads, each with its own VkPipelineCache. */
+typedef struct {
+  VkDevice device;
+  PFN_vkCreateGraphicsPipelines create;
+  VkPipelineCache cache;
+  const VkAllocationCallbacks *allocator;
+  const AsyncInfo *infos;
+  VkPipeline *out;
+  VkResult *results;
+  uint32_t begin, end;
+  pthread_barrier_t *start;
+  uint64_t done_ns;
+} RawThread;
+
+static void *
+raw_thread_main (void *data)
+{
+  RawThread *t = data;
+  pthread_barrier_wait (t->start);
+  for (uint32_t i = t->begin; i < t->end; i++)
+    t->results[i] = t->create (t->device, t->cache, 1, &t->infos[i].ci, t->allocator,
+                               &t->out[i]);
+  t->done_ns = now_ns ();
+  return NULL;
+}
+
+/* Appends s to a JSON string body (quotes, backslashes, control bytes). */
+static void
+json_escape (char *out, size_t size, const char *s)
+{
+  size_t n = 0;
+  for (; *s && n + 7 < size; s++)
+    {
+      unsigned char c = (unsigned char) *s;
+      if (c == '"' || c == '\\')
+        {
+          out[n++] = '\\';
+          out[n++] = (char) c;
+        }
+      else if (c < 0x20)
+        n += (size_t) snprintf (out + n, size - n, "\\u%04x", c);
+      else
+        out[n++] = (char) c;
+    }
+  out[n] = '\0';
+}
+
+/* "<device name> / <driver name> <driver info>" from
+ * VkPhysicalDeviceDriverProperties (Vulkan 1.2), else the raw version. */
+static void
+driver_string (PscDevice *device, char *out, size_t size)
+{
+  const PscDeviceInfo *info = psc_device_get_info (device);
+  char raw[1024];
+  PFN_vkGetPhysicalDeviceProperties2 props2 = NULL;
+  if (info->api_version >= VK_API_VERSION_1_2)
+    props2 = (PFN_vkGetPhysicalDeviceProperties2)
+      info->get_instance_proc_addr (info->instance, "vkGetPhysicalDeviceProperties2");
+  if (props2 != NULL)
+    {
+      VkPhysicalDeviceDriverProperties drv = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
+      VkPhysicalDeviceProperties2 p = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &drv };
+      props2 (info->physical_device, &p);
+      snprintf (raw, sizeof raw, "%s / %s %s", p.properties.deviceName, drv.driverName,
+                drv.driverInfo);
+    }
+  else
+    snprintf (raw, sizeof raw, "%s / driver version 0x%08x", psc_device_get_name (device),
+              psc_device_get_driver_version (device));
+  json_escape (out, size, raw);
+}
+
+static uint32_t
+default_workers (void)
+{
+  long n = sysconf (_SC_NPROCESSORS_ONLN);
+  return n > 1 ? (uint32_t) (n - 1) : 1;
+}
+
+static int
+bench_async (uint32_t workers, uint32_t pipelines, uint32_t batch, bool validate)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* The driver's own disk caches must not warm one phase with another's
+   * work (nor carry anything over between runs). */
+  setenv ("MESA_SHADER_CACHE_DISABLE", "true", 1);
+  setenv ("__GL_SHADER_DISK_CACHE", "0", 1);
+  setenv ("__GL_SHADER_DISK_CACHE_SKIP_CLEANUP", "1", 1);
+
+  g_autoptr(PscDevice) device = psc_device_new_headless (validate ? PSC_DEVICE_FLAGS_VALIDATION
+                                                                  : PSC_DEVICE_FLAGS_NONE,
+                                                         &error);
+  if (device == NULL)
+    die ("device", error);
+  const char *name = psc_device_get_name (device);
+  uint32_t w = workers ? workers : default_workers ();
+  uint32_t n = pipelines ? pipelines : (strstr (name, "llvmpipe") != NULL ? 64 : 256);
+  uint32_t per_frame = batch ? batch : (4 * w > 16 ? 4 * w : 16);
+  char driver[2048];
+  driver_string (device, driver, sizeof driver);
+  fprintf (stderr, "psc-bench async: device \"%s\", %u pipelines per phase, %u workers, "
+           "%u new requests per frame\n", name, n, w, per_frame);
+
+  const PscDeviceInfo *dinfo = psc_device_get_info (device);
+  PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)
+    dinfo->get_instance_proc_addr (dinfo->instance, "vkGetDeviceProcAddr");
+  if (gdpa == NULL)
+    die ("vkGetDeviceProcAddr", NULL);
+  PFN_vkCreateGraphicsPipelines create_gp = (PFN_vkCreateGraphicsPipelines)
+    gdpa (dinfo->device, "vkCreateGraphicsPipelines");
+  PFN_vkDestroyPipeline destroy_p = (PFN_vkDestroyPipeline) gdpa (dinfo->device, "vkDestroyPipeline");
+  PFN_vkCreatePipelineCache create_pc = (PFN_vkCreatePipelineCache)
+    gdpa (dinfo->device, "vkCreatePipelineCache");
+  PFN_vkDestroyPipelineCache destroy_pc = (PFN_vkDestroyPipelineCache)
+    gdpa (dinfo->device, "vkDestroyPipelineCache");
+  if (!create_gp || !destroy_p || !create_pc || !destroy_pc)
+    die ("device entry points", NULL);
+
+  int failures = 0;
+
+  /* 0. Warm-up, a fourth disjoint set: one-time driver and compiler
+   * initialization on this thread must not count against the first phase. */
+  {
+    BenchObjects o;
+    g_autoptr(PscCache) cache = async_cache_new (device, 1, 0, &o);
+    AsyncInfo *infos = async_infos_new (PHASE_WARMUP, 2, &o);
+    for (uint32_t i = 0; i < 2; i++)
+      if (!psc_cache_get_graphics_pipeline (cache, &infos[i].ci, &error))
+        die ("warm-up pipeline", error);
+    free (infos);
+  }
+
+  /* 1. Serial, through the cache, on this thread. */
+  double serial_ms;
+  {
+    BenchObjects o;
+    g_autoptr(PscCache) cache = async_cache_new (device, w, n, &o);
+    AsyncInfo *infos = async_infos_new (PHASE_SERIAL, n, &o);
+    uint32_t made = 0;
+    uint64_t t0 = now_ns ();
+    for (uint32_t i = 0; i < n; i++)
+      {
+        VkPipeline p = psc_cache_get_graphics_pipeline (cache, &infos[i].ci, &error);
+        if (p == VK_NULL_HANDLE)
+          {
+            fprintf (stderr, "psc-bench async: serial pipeline %u: %s\n", i,
+                     error ? error->message : "null");
+            g_clear_error (&error);
+            failures++;
+          }
+        else
+          made++;
+      }
+    serial_ms = (double) (now_ns () - t0) / 1e6;
+    if (psc_cache_get_counter (cache, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_ENTRIES) != made)
+      {
+        fprintf (stderr, "psc-bench async: serial set is not %u distinct pipelines\n", n);
+        failures++;
+      }
+    free (infos);
+  }
+
+  /* 2. Asynchronous, W workers, the render thread pacing frames. */
+  double async_ms, p99_us;
+  {
+    BenchObjects o;
+    g_autoptr(PscCache) cache = async_cache_new (device, w, n, &o);
+    AsyncInfo *infos = async_infos_new (PHASE_ASYNC, n, &o);
+    AsyncSlot *slots = calloc (n, sizeof *slots);
+    uint32_t *pending = calloc (n, sizeof *pending);
+    size_t frame_cap = 1024, frame_count = 0;
+    double *frame_us = malloc (frame_cap * sizeof *frame_us);
+    double *pump_us = malloc (frame_cap * sizeof *pump_us);
+    if (!slots || !pending || !frame_us || !pump_us)
+      die ("out of memory", NULL);
+    uint32_t pending_count = 0, next = 0, requested = 0;
+    uint64_t frame = 0, t_first = 0, rerequests = 0, queue_full = 0;
+    uint64_t max_in_flight = 0, in_flight_sum = 0, max_queued = 0;
+    uint32_t anomalies = 0;
+    double *publish_us = NULL;
+    size_t publish_count = 0, publish_cap = 0;
+    uint32_t fired_seen = 0;
+    uint64_t progress_ns = now_ns ();
+    async_fired_total = 0;
+
+    while (async_fired_total < n)
+      {
+        frame++;
+        uint32_t fired_before = async_fired_total;
+        uint64_t t0 = now_ns ();
+        psc_cache_begin_frame (cache, frame, frame);
+        uint64_t t_pump = now_ns ();
+        if (async_fired_total != fired_before)
+          {
+            /* begin_frame of a frame that published something */
+            if (publish_count == publish_cap)
+              {
+                publish_cap = publish_cap ? 2 * publish_cap : 256;
+                publish_us = realloc (publish_us, publish_cap * sizeof *publish_us);
+                if (publish_us == NULL)
+                  die ("out of memory", NULL);
+              }
+            publish_us[publish_count++] = (double) (t_pump - t0) / 1e3 /
+                                          (double) (async_fired_total - fired_before);
+          }
+        /* Draws of pipelines requested earlier: a real engine asks again
+         * every frame (no callback: the first request's one is pending). */
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < pending_count; k++)
+          {
+            uint32_t i = pending[k];
+            if (slots[i].fired)
+              continue;
+            PscRequestResult res = PSC_REQUEST_RESULT_PENDING;
+            VkPipeline p = psc_cache_request_graphics_pipeline (cache, &infos[i].ci,
+                                                                PSC_MISS_POLICY_SKIP,
+                                                                PSC_REQUEST_FLAGS_NONE,
+                                                                NULL, NULL, &res, &error);
+            rerequests++;
+            if (error != NULL || res != PSC_REQUEST_RESULT_PENDING || p != VK_NULL_HANDLE)
+              anomalies++;   /* Ready without its callback, or an error */
+            g_clear_error (&error);
+            pending[kept++] = i;
+          }
+        pending_count = kept;
+        /* This frame's new draws. */
+        for (uint32_t k = 0; k < per_frame && next < n; k++)
+          {
+            uint32_t i = next;
+            PscRequestResult res = PSC_REQUEST_RESULT_PENDING;
+            if (t_first == 0)
+              t_first = now_ns ();
+            VkPipeline p = psc_cache_request_graphics_pipeline (cache, &infos[i].ci,
+                                                                PSC_MISS_POLICY_SKIP,
+                                                                PSC_REQUEST_FLAGS_NONE,
+                                                                async_ready_cb, &slots[i],
+                                                                &res, &error);
+            if (error != NULL && g_error_matches (error, PSC_ERROR, PSC_ERROR_QUEUE_FULL))
+              {
+                /* Skipped, never lost: ask again next frame. */
+                g_clear_error (&error);
+                queue_full++;
+                break;
+              }
+            if (error != NULL || res != PSC_REQUEST_RESULT_PENDING || p != VK_NULL_HANDLE)
+              {
+                fprintf (stderr, "psc-bench async: request %u: %s (result %d)\n", i,
+                         error ? error->message : "not pending", (int) res);
+                g_clear_error (&error);
+                return 1;
+              }
+            slots[i].requested = true;
+            pending[pending_count++] = i;
+            requested++;
+            next++;
+          }
+        uint64_t t1 = now_ns ();
+        /* Every frame of this loop has compiles in flight: it runs from the
+         * first request until the last callback. */
+        if (frame_count == frame_cap)
+          {
+            frame_cap *= 2;
+            frame_us = realloc (frame_us, frame_cap * sizeof *frame_us);
+            pump_us = realloc (pump_us, frame_cap * sizeof *pump_us);
+            if (frame_us == NULL || pump_us == NULL)
+              die ("out of memory", NULL);
+          }
+        pump_us[frame_count] = (double) (t_pump - t0) / 1e3;
+        frame_us[frame_count++] = (double) (t1 - t0) / 1e3;
+
+        PscStats st;
+        psc_cache_get_stats (cache, &st);
+        if (st.async.in_flight > max_in_flight)
+          max_in_flight = st.async.in_flight;
+        if (st.async.queued > max_queued)
+          max_queued = st.async.queued;
+        in_flight_sum += st.async.in_flight;
+        if (async_fired_total < n)
+          sleep_us (750);   /* frame pacing: the rest of the frame */
+        /* A callback that never fires must not hang the run. */
+        if (async_fired_total != fired_seen)
+          {
+            fired_seen = async_fired_total;
+            progress_ns = now_ns ();
+          }
+        else if (now_ns () - progress_ns > 120ull * 1000000000ull)
+          {
+            fprintf (stderr, "psc-bench async: no callback for 120 s: %u of %u fired, "
+                     "%u requested, %" G_GUINT64_FORMAT " queued, %" G_GUINT64_FORMAT
+                     " in flight\n", async_fired_total, n, requested, st.async.queued,
+                     st.async.in_flight);
+            return 1;
+          }
+      }
+    async_ms = (double) (async_last_fire_ns - t_first) / 1e6;
+
+    /* A few more frames: no callback may fire again. */
+    for (int k = 0; k < 4; k++)
+      {
+        frame++;
+        psc_cache_begin_frame (cache, frame, frame);
+      }
+    PscStats st;
+    psc_cache_get_stats (cache, &st);
+    uint32_t ready = 0;
+    for (uint32_t i = 0; i < n; i++)
+      {
+        AsyncSlot *s = &slots[i];
+        if (s->fired != 1 || s->result != VK_SUCCESS || s->pipeline == VK_NULL_HANDLE)
+          {
+            fprintf (stderr, "psc-bench async: pipeline %u: callback fired %u times, "
+                     "VkResult %d, pipeline %s\n", i, s->fired, (int) s->result,
+                     s->pipeline ? "set" : "null");
+            failures++;
+            continue;
+          }
+        /* Now a hit, returning the pipeline the callback got. */
+        PscRequestResult res;
+        VkPipeline p = psc_cache_request_graphics_pipeline (cache, &infos[i].ci,
+                                                            PSC_MISS_POLICY_SKIP,
+                                                            PSC_REQUEST_FLAGS_NONE,
+                                                            NULL, NULL, &res, NULL);
+        if (p != s->pipeline || res != PSC_REQUEST_RESULT_READY)
+          {
+            fprintf (stderr, "psc-bench async: pipeline %u: a request after its callback "
+                     "returned %s (result %d)\n", i,
+                     p == s->pipeline ? "the same pipeline" : "another pipeline", (int) res);
+            failures++;
+          }
+        else
+          ready++;
+      }
+    if (st.async.completed != n || st.async.failed != 0 || st.async.waiters_served != n ||
+        st.kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].entries != n)
+      {
+        fprintf (stderr, "psc-bench async: counters: completed %" G_GUINT64_FORMAT
+                 ", failed %" G_GUINT64_FORMAT ", waiters served %" G_GUINT64_FORMAT
+                 ", entries %" G_GUINT64_FORMAT " (expected %u, 0, %u, %u)\n",
+                 st.async.completed, st.async.failed, st.async.waiters_served,
+                 st.kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].entries, n, n, n);
+        failures++;
+      }
+    if (anomalies)
+      {
+        fprintf (stderr, "psc-bench async: %u re-requests returned a pipeline before its "
+                 "callback, or an error\n", anomalies);
+        failures++;
+      }
+
+    double first_us = frame_us[0];   /* starts the workers */
+    double med = median (frame_us, frame_count);   /* sorts */
+    p99_us = percentile (frame_us, frame_count, 0.99);
+    double pump_med = median (pump_us, frame_count);
+    double pump_p99 = percentile (pump_us, frame_count, 0.99);
+    fprintf (stderr, "psc-bench async: begin_frame alone: median %.1f us, p99 %.1f us, "
+             "max %.1f us; per published pipeline (frames that published): median %.1f us\n",
+             pump_med, pump_p99, pump_us[frame_count - 1],
+             publish_count ? median (publish_us, publish_count) : 0.0);
+    fprintf (stderr, "psc-bench async: %" G_GUINT64_FORMAT " frames with compiles in flight: "
+             "frame (begin_frame + requests) median %.1f us, p99 %.1f us, max %.1f us "
+             "(first %.1f us); "
+             "%" G_GUINT64_FORMAT " re-requests, %" G_GUINT64_FORMAT " queue-full retries; "
+             "in flight max %" G_GUINT64_FORMAT " (mean %.2f), queued max %" G_GUINT64_FORMAT
+             "; %u/%u Ready; owner wait %" G_GUINT64_FORMAT " ns, overflow skips %"
+             G_GUINT64_FORMAT ", stale discards %" G_GUINT64_FORMAT "\n",
+             (guint64) frame_count, med, p99_us, frame_us[frame_count - 1], first_us, rerequests,
+             queue_full, max_in_flight, (double) in_flight_sum / (double) frame_count,
+             max_queued, ready, n, st.async.owner_wait_ns, st.async.overflow_skips,
+             st.async.stale_discards);
+
+    g_clear_object (&cache);
+    /* Destroying the cache must not call a waiter again. */
+    for (uint32_t i = 0; i < n; i++)
+      if (slots[i].fired != 1)
+        {
+          fprintf (stderr, "psc-bench async: pipeline %u: callback fired %u times after "
+                   "the cache was destroyed\n", i, slots[i].fired);
+          failures++;
+          break;
+        }
+    free (frame_us);
+    free (pump_us);
+    free (publish_us);
+    free (pending);
+    free (slots);
+    free (infos);
+  }
+
+  /* 3. Raw: W plain threads calling the driver, one VkPipelineCache each,
+   * the set split evenly in contiguous runs. */
+  double raw_ms;
+  {
+    BenchObjects o;
+    g_autoptr(PscCache) cache = async_cache_new (device, 1, 0, &o);   /* owns modules, layout */
+    AsyncInfo *infos = async_infos_new (PHASE_RAW, n, &o);
+    VkPipeline *out = calloc (n, sizeof *out);
+    VkResult *results = calloc (n, sizeof *results);
+    RawThread *threads = calloc (w, sizeof *threads);
+    pthread_t *tids = calloc (w, sizeof *tids);
+    if (!out || !results || !threads || !tids)
+      die ("out of memory", NULL);
+    pthread_barrier_t start;
+    pthread_barrier_init (&start, NULL, w + 1);
+    for (uint32_t t = 0; t < w; t++)
+      {
+        VkPipelineCacheCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
+        threads[t] = (RawThread) {
+          .device = dinfo->device, .create = create_gp, .allocator = dinfo->allocator,
+          .infos = infos, .out = out,
+          .results = results,
+          .begin = (uint32_t) ((uint64_t) n * t / w),
+          .end = (uint32_t) ((uint64_t) n * (t + 1) / w),
+          .start = &start };
+        if (create_pc (dinfo->device, &pci, dinfo->allocator, &threads[t].cache) != VK_SUCCESS)
+          die ("vkCreatePipelineCache", NULL);
+        if (pthread_create (&tids[t], NULL, raw_thread_main, &threads[t]) != 0)
+          die ("pthread_create", NULL);
+      }
+    pthread_barrier_wait (&start);
+    uint64_t t0 = now_ns ();
+    for (uint32_t t = 0; t < w; t++)
+      pthread_join (tids[t], NULL);
+    uint64_t t_end = t0;
+    for (uint32_t t = 0; t < w; t++)
+      if (threads[t].done_ns > t_end)
+        t_end = threads[t].done_ns;
+    raw_ms = (double) (t_end - t0) / 1e6;
+    pthread_barrier_destroy (&start);
+    for (uint32_t i = 0; i < n; i++)
+      {
+        if (results[i] != VK_SUCCESS || out[i] == VK_NULL_HANDLE)
+          {
+            fprintf (stderr, "psc-bench async: raw pipeline %u: VkResult %d\n", i, (int) results[i]);
+            failures++;
+          }
+        if (out[i] != VK_NULL_HANDLE)
+          destroy_p (dinfo->device, out[i], dinfo->allocator);
+      }
+    for (uint32_t t = 0; t < w; t++)
+      destroy_pc (dinfo->device, threads[t].cache, dinfo->allocator);
+    free (tids);
+    free (threads);
+    free (results);
+    free (out);
+    free (infos);
+  }
+
+  if (validate)
+    {
+      guint v = psc_device_get_validation_error_count (device);
+      fprintf (stderr, "psc-bench async: %u validation errors\n", v);
+      if (v != 0)
+        failures++;
+    }
+  fprintf (stderr, "psc-bench async: per pipeline: serial %.3f ms, async %.3f ms, raw %.3f ms\n",
+           serial_ms / n, async_ms / n, raw_ms / n);
+  printf ("{\"bench\":\"async\",\"pipelines\":%u,\"workers\":%u,\"serial_ms\":%.1f,"
+          "\"async_ms\":%.1f,\"raw_threads_ms\":%.1f,\"speedup\":%.2f,\"vs_raw\":%.2f,"
+          "\"render_thread_p99_us\":%.1f,\"driver\":\"%s\"}\n",
+          n, w, serial_ms, async_ms, raw_ms, serial_ms / async_ms, raw_ms / async_ms,
+          p99_us, driver);
+  if (failures)
+    fprintf (stderr, "psc-bench async: %d check(s) failed\n", failures);
+  return failures ? 1 : 0;
+}
+
 static void
 usage (void)
 {
-  fprintf (stderr, "usage: psc-bench hit [--pipelines N] [--batches B]\n");
+  fprintf (stderr, "usage: psc-bench hit [--pipelines N] [--batches B]\n"
+                   "       psc-bench async [--workers W] [--pipelines P] [--batch N] [--validate]\n");
+}
+
+static bool
+parse_u32 (const char *s, uint32_t *out)
+{
+  char *end = NULL;
+  unsigned long v = strtoul (s, &end, 10);
+  if (end == s || *end != '\0' || v > UINT32_MAX)
+    return false;
+  *out = (uint32_t) v;
+  return true;
 }
 
 int
@@ -402,31 +1137,49 @@ main (int argc, char **argv)
       usage ();
       return 2;
     }
-  uint32_t pipelines = 1024, batches = 15;
-  for (int i = 2; i + 1 < argc; i += 2)
+  bool async = strcmp (argv[1], "async") == 0;
+  if (!async && strcmp (argv[1], "hit") != 0)
     {
-      if (strcmp (argv[i], "--pipelines") == 0)
-        pipelines = (uint32_t) strtoul (argv[i + 1], NULL, 10);
-      else if (strcmp (argv[i], "--batches") == 0)
-        batches = (uint32_t) strtoul (argv[i + 1], NULL, 10);
+      usage ();
+      return 2;
+    }
+  /* 0 for async's workers, pipelines and batch: pick the default. */
+  uint32_t pipelines = async ? 0 : 1024, batches = 15, workers = 0, batch = 0;
+  bool validate = false;
+  for (int i = 2; i < argc; i++)
+    {
+      const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+      bool ok;
+      if (async && strcmp (argv[i], "--validate") == 0)
+        {
+          validate = true;
+          continue;
+        }
+      if (value == NULL)
+        ok = false;
+      else if (strcmp (argv[i], "--pipelines") == 0)
+        ok = parse_u32 (value, &pipelines) && pipelines >= 1;
+      else if (!async && strcmp (argv[i], "--batches") == 0)
+        ok = parse_u32 (value, &batches) && batches >= 1;
+      else if (async && strcmp (argv[i], "--workers") == 0)
+        ok = parse_u32 (value, &workers) && workers >= 1;
+      else if (async && strcmp (argv[i], "--batch") == 0)
+        ok = parse_u32 (value, &batch) && batch >= 1;
       else
+        ok = false;
+      if (!ok)
         {
           usage ();
           return 2;
         }
-    }
-  if (pipelines < 1 || batches < 1)
-    {
-      usage ();
-      return 2;
+      i++;
     }
   /* Lavapipe by default; any driver with the usual loader variables. */
   static const char lvp[] = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
   if (getenv ("VK_DRIVER_FILES") == NULL && getenv ("VK_ICD_FILENAMES") == NULL &&
       g_file_test (lvp, G_FILE_TEST_EXISTS))
     setenv ("VK_DRIVER_FILES", lvp, 0);
-  if (strcmp (argv[1], "hit") == 0)
-    return bench_hit (pipelines, batches);
-  usage ();
-  return 2;
+  if (async)
+    return bench_async (workers, pipelines, batch, validate);
+  return bench_hit (pipelines, batches);
 }
