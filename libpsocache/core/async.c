@@ -106,7 +106,11 @@ worker_main (void *data)
           atomic_fetch_sub_explicit (&core->stats.in_flight, 1, memory_order_relaxed);
           pthread_mutex_unlock (&h->lock);
           c->pipeline = pipeline;
-          usleep (100);
+          /* Synchronize with nothing until the pump has consumed the record,
+           * so the race is there on every run, whatever the timing. */
+          while (atomic_load_explicit (&job->state, memory_order_relaxed) == PSC_JOB_DONE &&
+                 !h->shutdown)
+            usleep (50);
           pthread_mutex_lock (&h->lock);
           continue;
         }
@@ -483,12 +487,17 @@ psc_async_pump (PscCore *core)
       psc_async_dispatch (core);
       return;
     }
+  /* Only the completions present when the pump starts: workers keep posting
+   * while it runs, and a frame must not wait for the whole queue to drain. */
+  pthread_mutex_lock (&h->lock);
+  uint32_t budget = h->done_count;
+  pthread_mutex_unlock (&h->lock);
   PscCompletion batch[64];
-  for (;;)
+  while (budget > 0)
     {
       uint32_t n = 0;
       pthread_mutex_lock (&h->lock);
-      while (h->done_count > 0 && n < 64)
+      while (h->done_count > 0 && n < 64 && n < budget)
         {
           batch[n++] = h->done_ring[h->done_head];
           h->done_head = (h->done_head + 1) % core->job_capacity;
@@ -497,18 +506,29 @@ psc_async_pump (PscCore *core)
       pthread_mutex_unlock (&h->lock);
       if (n == 0)
         break;
+      budget -= n;
       for (uint32_t i = 0; i < n; i++)
         {
           /* The worker gave its cache back inside the completion: merge it
-           * into the main driver cache, then return it to the pool. */
+           * into the main driver cache, then give the pool a fresh, empty
+           * cache in its place, so every merge carries one compile's data
+           * (a cache that kept growing would make each merge slower). */
           VkPipelineCache wc = h->caches[batch[i].cache];
           core->vk->vkMergePipelineCaches (core->cfg.device, core->driver_cache, 1, &wc);
+          VkPipelineCacheCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
+          VkPipelineCache fresh = VK_NULL_HANDLE;
+          if (core->vk->vkCreatePipelineCache (core->cfg.device, &pci, core->cfg.allocator,
+                                               &fresh) == VK_SUCCESS)
+            {
+              core->vk->vkDestroyPipelineCache (core->cfg.device, wc, core->cfg.allocator);
+              h->caches[batch[i].cache] = fresh;
+            }
           pthread_mutex_lock (&h->lock);
           h->free_caches[h->free_cache_count++] = batch[i].cache;
           pthread_cond_broadcast (&h->work);
           pthread_mutex_unlock (&h->lock);
         }
-      /* Publish every record before any waiter runs. */
+      /* Publish every record of the batch before any waiter runs. */
       for (uint32_t i = 0; i < n; i++)
         consume_completion (core, &batch[i]);
     }
