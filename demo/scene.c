@@ -1598,7 +1598,12 @@ request_pipelines_async (PscDemoScene *s, gboolean far_lods, PscDemoAsyncFrame *
         }
       else if (psc_cache_get_counter (s->cache, PSC_OBJECT_KIND_GRAPHICS_PIPELINE,
                                       PSC_COUNTER_MISSES) != misses &&
-               s->requested_before[i])
+               s->requested_before[i] && d->far &&
+               s->results[i] == PSC_REQUEST_RESULT_READY && res != PSC_REQUEST_RESULT_READY)
+        /* It was drawn exactly last time and is not Ready now: it was
+         * evicted while idle and compiles again. (A request for a key that
+         * is still compiling is also a miss, so the counter alone does not
+         * tell.) */
         a->recompiles_after_eviction++;
       if (local_error == NULL)
         s->requested_before[i] = TRUE;

@@ -100,6 +100,7 @@ G_STATIC_ASSERT ((int) PSC_CORE_STALE == (int) PSC_REQUEST_RESULT_STALE);
 G_STATIC_ASSERT (PSC_CORE_BORROW_FRAMES == PSC_BORROW_FRAMES);
 G_STATIC_ASSERT (sizeof (PscAsyncStats) == sizeof (PscCoreAsyncStats));
 G_STATIC_ASSERT (offsetof (PscAsyncStats, stale_returned) == offsetof (PscCoreAsyncStats, stale_returned));
+G_STATIC_ASSERT (offsetof (PscAsyncStats, unpublished) == offsetof (PscCoreAsyncStats, unpublished));
 G_STATIC_ASSERT (offsetof (PscStats, async) == offsetof (PscCoreStats, async));
 
 G_STATIC_ASSERT ((int) PSC_KIND_SAMPLER == (int) PSC_OBJECT_KIND_SAMPLER);
@@ -741,6 +742,7 @@ psc_cache_new_full (PscDevice              *device,
       cfg.workers = options->workers;
       cfg.job_capacity = options->job_capacity;
       cfg.waiter_capacity = options->waiter_capacity;
+      cfg.publish_budget_us = options->publish_budget_us;
     }
   cfg.plant_race = g_strcmp0 (g_getenv ("PSOCACHE_TEST_PLANT_RACE"), "1") == 0;
 
@@ -823,7 +825,9 @@ psc_cache_get_flags (PscCache *self)
  *   knows to be complete
  *
  * The cache's pump, called once per frame on the owner thread before the
- * frame's requests. It publishes finished asynchronous compiles, calls their
+ * frame's requests. It publishes finished asynchronous compiles (within the
+ * time budget of [struct@Psc.CacheOptions], at least one per frame; the rest
+ * stay counted in `PscAsyncStats.unpublished` for the next frame), calls their
  * waiters ([callback@Psc.PipelineReadyFn], #GTask callbacks of
  * [method@Psc.Cache.get_graphics_pipeline_async]) and completes cancelled
  * tasks, advances the borrowed-handle window (see %PSC_BORROW_FRAMES),

@@ -103,6 +103,7 @@ worker_main (void *data)
            * outside the lock. ThreadSanitizer must report this. */
           h->done_count++;
           atomic_store (&job->state, PSC_JOB_DONE);
+          atomic_fetch_add_explicit (&core->stats.unpublished, 1, memory_order_relaxed);
           atomic_fetch_sub_explicit (&core->stats.in_flight, 1, memory_order_relaxed);
           pthread_mutex_unlock (&h->lock);
           c->pipeline = pipeline;
@@ -117,6 +118,7 @@ worker_main (void *data)
       c->pipeline = pipeline;
       h->done_count++;
       atomic_store (&job->state, PSC_JOB_DONE);
+      atomic_fetch_add_explicit (&core->stats.unpublished, 1, memory_order_relaxed);
       atomic_fetch_sub_explicit (&core->stats.in_flight, 1, memory_order_relaxed);
     }
   pthread_mutex_unlock (&h->lock);
@@ -136,6 +138,8 @@ psc_async_init (PscCore *core, PscCoreError *err)
   core->job_capacity = core->cfg.job_capacity ? core->cfg.job_capacity : 256;
   core->waiter_capacity = core->cfg.waiter_capacity ? core->cfg.waiter_capacity : 4096;
   core->worker_count = core->cfg.workers ? core->cfg.workers : default_workers ();
+  core->publish_budget_ns = core->cfg.publish_budget_us == UINT32_MAX ? 0
+    : (uint64_t) (core->cfg.publish_budget_us ? core->cfg.publish_budget_us : 50) * 1000u;
 
   PscHandoff *h = &core->handoff;
   core->jobs = calloc (core->job_capacity, sizeof *core->jobs);
@@ -487,51 +491,37 @@ psc_async_pump (PscCore *core)
       psc_async_dispatch (core);
       return;
     }
-  /* Only the completions present when the pump starts: workers keep posting
-   * while it runs, and a frame must not wait for the whole queue to drain. */
+  /* Publication is bounded per frame: only completions present when the pump
+   * starts, and no more once the time budget is spent (at least one is
+   * always consumed); the rest wait for the next pump. Workers keep
+   * compiling meanwhile (up to PSC_CACHES_PER_WORKER results each). */
   pthread_mutex_lock (&h->lock);
   uint32_t budget = h->done_count;
   pthread_mutex_unlock (&h->lock);
-  PscCompletion batch[64];
-  while (budget > 0)
+  const uint64_t start = budget ? psc_now_ns () : 0;
+  for (uint32_t done = 0; done < budget; done++)
     {
-      uint32_t n = 0;
-      pthread_mutex_lock (&h->lock);
-      while (h->done_count > 0 && n < 64 && n < budget)
-        {
-          batch[n++] = h->done_ring[h->done_head];
-          h->done_head = (h->done_head + 1) % core->job_capacity;
-          h->done_count--;
-        }
-      pthread_mutex_unlock (&h->lock);
-      if (n == 0)
+      if (done > 0 && core->publish_budget_ns != 0 &&
+          psc_now_ns () - start > core->publish_budget_ns)
         break;
-      budget -= n;
-      for (uint32_t i = 0; i < n; i++)
-        {
-          /* The worker gave its cache back inside the completion: merge it
-           * into the main driver cache, then give the pool a fresh, empty
-           * cache in its place, so every merge carries one compile's data
-           * (a cache that kept growing would make each merge slower). */
-          VkPipelineCache wc = h->caches[batch[i].cache];
-          core->vk->vkMergePipelineCaches (core->cfg.device, core->driver_cache, 1, &wc);
-          VkPipelineCacheCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
-          VkPipelineCache fresh = VK_NULL_HANDLE;
-          if (core->vk->vkCreatePipelineCache (core->cfg.device, &pci, core->cfg.allocator,
-                                               &fresh) == VK_SUCCESS)
-            {
-              core->vk->vkDestroyPipelineCache (core->cfg.device, wc, core->cfg.allocator);
-              h->caches[batch[i].cache] = fresh;
-            }
-          pthread_mutex_lock (&h->lock);
-          h->free_caches[h->free_cache_count++] = batch[i].cache;
-          pthread_cond_broadcast (&h->work);
-          pthread_mutex_unlock (&h->lock);
-        }
-      /* Publish every record of the batch before any waiter runs. */
-      for (uint32_t i = 0; i < n; i++)
-        consume_completion (core, &batch[i]);
+      PscCompletion c;
+      pthread_mutex_lock (&h->lock);
+      c = h->done_ring[h->done_head];
+      h->done_head = (h->done_head + 1) % core->job_capacity;
+      h->done_count--;
+      atomic_fetch_sub_explicit (&core->stats.unpublished, 1, memory_order_relaxed);
+      pthread_mutex_unlock (&h->lock);
+      /* The worker gave its cache back inside the completion: merge it into
+       * the main driver cache, then return it to the pool. */
+      VkPipelineCache wc = h->caches[c.cache];
+      core->vk->vkMergePipelineCaches (core->cfg.device, core->driver_cache, 1, &wc);
+      pthread_mutex_lock (&h->lock);
+      h->free_caches[h->free_cache_count++] = c.cache;
+      pthread_cond_broadcast (&h->work);
+      pthread_mutex_unlock (&h->lock);
+      consume_completion (core, &c);
     }
+  /* Waiters run after every record of this pump was published. */
   psc_async_sweep_modules (core);
   psc_async_dispatch (core);
 }
@@ -557,6 +547,7 @@ psc_async_shutdown (PscCore *core)
           PscCompletion *c = &h->done_ring[h->done_head];
           h->done_head = (h->done_head + 1) % core->job_capacity;
           h->done_count--;
+          atomic_fetch_sub_explicit (&core->stats.unpublished, 1, memory_order_relaxed);
           if (c->pipeline != VK_NULL_HANDLE)
             core->vk->vkDestroyPipeline (core->cfg.device, c->pipeline, core->cfg.allocator);
           psc_stat_add (&core->stats.stale_discards, 1);

@@ -155,6 +155,7 @@ typedef struct {
   _Atomic uint64_t queued, in_flight, completed, failed, stale_discards, waiters_served;
   _Atomic uint64_t overflow_fallbacks, overflow_skips, evictions, retirements_pending;
   _Atomic uint64_t retired, owner_wait_ns, fallbacks_returned, stale_returned;
+  _Atomic uint64_t unpublished;
 } PscAtomicStats;
 
 static inline void
@@ -191,6 +192,7 @@ struct PscCore {
 
   /* async.c */
   uint32_t job_capacity, waiter_capacity, worker_count, cache_count;
+  uint64_t publish_budget_ns;     /* per pump; 0 = unbounded */
   PscJob *jobs;
   uint32_t *free_jobs;
   uint32_t free_job_count;

@@ -429,7 +429,7 @@ psc_core_get_stats (const PscCore *core, PscCoreStats *out)
   A (queued); A (in_flight); A (completed); A (failed); A (stale_discards);
   A (waiters_served); A (overflow_fallbacks); A (overflow_skips); A (evictions);
   A (retirements_pending); A (retired); A (owner_wait_ns); A (fallbacks_returned);
-  A (stale_returned);
+  A (stale_returned); A (unpublished);
 #undef A
 }
 

@@ -323,6 +323,7 @@ typedef struct {
   uint64_t queued, in_flight, completed, failed, stale_discards, waiters_served;
   uint64_t overflow_fallbacks, overflow_skips, evictions, retirements_pending;
   uint64_t retired, owner_wait_ns, fallbacks_returned, stale_returned;
+  uint64_t unpublished;         /* gauge: compiled, waiting for a pump */
 } PscCoreAsyncStats;
 
 typedef struct {
@@ -353,6 +354,10 @@ typedef struct {
   uint32_t workers;
   uint32_t job_capacity;
   uint32_t waiter_capacity;
+  /* Time the pump may spend publishing completions per frame, in
+   * microseconds (0 = default 50; UINT32_MAX = no limit). At least one
+   * completion is published per pump. */
+  uint32_t publish_budget_us;
   /* Test hook: plant a data race in the worker -> pump hand-off so a
    * ThreadSanitizer control run can prove it would be caught. Never set
    * outside that test. */

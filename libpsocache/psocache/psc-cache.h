@@ -137,6 +137,9 @@ typedef struct {
  *   synchronously (requests with %PSC_MISS_POLICY_WAIT)
  * @fallbacks_returned: requests answered with a registered fallback
  * @stale_returned: requests answered with a previous generation's pipeline
+ * @unpublished: compiles finished by workers and not yet published (the
+ *   next [method@Psc.Cache.begin_frame] publishes them, within its time
+ *   budget)
  *
  * Asynchronous-compilation counters, part of [struct@Psc.Stats].
  */
@@ -155,6 +158,7 @@ typedef struct {
   guint64 owner_wait_ns;
   guint64 fallbacks_returned;
   guint64 stale_returned;
+  guint64 unpublished;
 } PscAsyncStats;
 
 /**
@@ -264,6 +268,11 @@ typedef void (*PscPipelineReadyFn) (void *context, VkPipeline pipeline, VkResult
  *   minus one, at least one
  * @job_capacity: bounded compile-job queue; 0 means 256
  * @waiter_capacity: bounded pool of completion waiters; 0 means 4096
+ * @publish_budget_us: microseconds [method@Psc.Cache.begin_frame] may spend
+ *   publishing finished compiles (merging each worker's `VkPipelineCache`
+ *   into the main one, then calling waiters) before it leaves the rest for
+ *   the next frame; at least one is published per frame. 0 means 50;
+ *   %G_MAXUINT means no limit
  *
  * Options for [ctor@Psc.Cache.new_full].
  */
@@ -271,6 +280,7 @@ typedef struct {
   guint workers;
   guint job_capacity;
   guint waiter_capacity;
+  guint publish_budget_us;
 } PscCacheOptions;
 
 #define PSC_TYPE_CACHE (psc_cache_get_type ())

@@ -11,7 +11,7 @@
  *   waiter-once        no callback runs twice; at quiescence and at
  *                      shutdown every callback has run exactly once
  *   waiters-counted    waiters_served equals the callbacks observed
- *   queues-bounded     queued + in_flight <= the job capacity
+ *   queues-bounded     queued + in_flight + unpublished <= the job capacity
  *   counters-monotonic hits, misses, completed, failed, stale discards,
  *                      evictions, retired never decrease
  *   retire-on-timeline retired handles are destroyed only after the
@@ -335,11 +335,11 @@ quiesce (Stress *s)
     {
       advance_frame (s);
       PscStats st = get_stats (s);
-      if (st.async.queued == 0 && st.async.in_flight == 0)
+      if (st.async.queued == 0 && st.async.in_flight == 0 && st.async.unpublished == 0)
         {
           advance_frame (s);
           st = get_stats (s);
-          if (st.async.queued == 0 && st.async.in_flight == 0)
+          if (st.async.queued == 0 && st.async.in_flight == 0 && st.async.unpublished == 0)
             {
               check_all_called (s);
               return;
@@ -403,7 +403,8 @@ check_invariants (Stress *s)
   /* waiters-counted */
   g_assert_cmpuint (st.async.waiters_served, ==, s->calls_total - s->served_base);
   /* queues-bounded */
-  g_assert_cmpuint (st.async.queued + st.async.in_flight, <=, s->job_capacity);
+  g_assert_cmpuint (st.async.queued + st.async.in_flight + st.async.unpublished, <=,
+                    s->job_capacity);
   /* counters-monotonic */
   for (int k = 0; k < PSC_OBJECT_KIND_COUNT; k++)
     {

@@ -94,7 +94,7 @@ class TypelibTests(PscTestCase):
         # Bindings allocate (out caller-allocates) structs with the typelib's
         # size: it must be the C size, fixed-size arrays included.
         self.assertEqual(Psc.KindStats.__info__.get_size(), 6 * 8)
-        self.assertEqual(Psc.AsyncStats.__info__.get_size(), 14 * 8)
+        self.assertEqual(Psc.AsyncStats.__info__.get_size(), 15 * 8)
         self.assertEqual(Psc.Stats.__info__.get_size(),
                          int(Psc.ObjectKind.COUNT) * 6 * 8 + 8 + Psc.REJECT_REASON_COUNT * 8 + 8
                          + Psc.AsyncStats.__info__.get_size())
