@@ -224,7 +224,18 @@ typedef PscStatus (*PscCreateFn) (PscCore *core, const uint8_t *key, size_t len,
                                   uint64_t *handle, PscCoreError *err);
 
 /* core.c */
-PSC_INTERNAL bool psc_core_check_thread (PscCore *core, PscCoreError *err);
+/* Records a wrong-thread call (out of line: the cold path). Returns false. */
+PSC_INTERNAL bool psc_core_wrong_thread (PscCore *core, PscCoreError *err)
+  __attribute__((cold, noinline));
+
+/* Every entry point that reads or mutates cache state starts here. */
+static inline bool
+psc_core_check_thread (PscCore *core, PscCoreError *err)
+{
+  if (__builtin_expect (pthread_equal (core->owner, pthread_self ()), 1))
+    return true;
+  return psc_core_wrong_thread (core, err);
+}
 PSC_INTERNAL uint64_t psc_core_hash (const PscCore *core, const void *key, size_t len);
 PSC_INTERNAL uint64_t psc_now_ns (void);
 PSC_INTERNAL PscStatus psc_core_reject (PscCore *core, PscStatus st);

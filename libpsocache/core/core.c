@@ -19,10 +19,8 @@ psc_now_ns (void)
 }
 
 bool
-psc_core_check_thread (PscCore *core, PscCoreError *err)
+psc_core_wrong_thread (PscCore *core, PscCoreError *err)
 {
-  if (__builtin_expect (pthread_equal (core->owner, pthread_self ()), 1))
-    return true;
   psc_core_fail (err, PSC_STATUS_WRONG_THREAD, "",
                  "called from a thread that does not own the cache (the owner is the thread that created it)");
   atomic_fetch_add_explicit (&core->stats.rejected[PSC_STATUS_WRONG_THREAD], 1,

@@ -191,38 +191,28 @@ psc_core_prepare_compute (PscCore *core, const VkComputePipelineCreateInfo *ci,
   return prepare (core, PSC_KIND_COMPUTE, w.data, w.len, key_id, err);
 }
 
-PscStatus
-psc_core_request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy,
-                           uint32_t flags, PscCoreReadyFn fn, void *context, VkPipeline *out,
-                           PscCoreRequestState *state, PscCoreError *err)
+/* The slow part of a prepared request: the entry is not Ready (or stale),
+ * so check the key's shader generations and go through the table. */
+static PscStatus __attribute__((noinline))
+request_prepared_slow (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy,
+                       uint32_t flags, PscCoreReadyFn fn, void *context, VkPipeline *out,
+                       PscCoreRequestState *state, PscCoreError *err)
 {
-  if (!psc_core_check_thread (core, err))
-    return PSC_STATUS_WRONG_THREAD;
-  if (__builtin_expect (key_id == 0 || key_id > core->prepared_len, 0))
+  if (key_id == 0 || key_id > core->prepared_len)
     return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "key_id",
                                                  "%u is not a prepared key of this cache", key_id));
   PscPrepared *p = &core->prepared[key_id - 1];
-  if (__builtin_expect (p->entry != UINT32_MAX, 1))
+  if (p->entry != UINT32_MAX)
     {
       PscEntry *e = &core->entries[p->kind].items[p->entry];
-      /* A stale entry (a shader it names was reloaded) takes the slow path,
-       * which reports the stale key. */
-      if (__builtin_expect (e->state == PSC_ENTRY_READY && !e->stale, 1))
-        {
-          e->last_used_frame = core->frame;
-          psc_stat_add (&core->stats.kinds[p->kind].hits, 1);
-          *out = (VkPipeline) e->handle;
-          *state = PSC_CORE_READY;
-          return PSC_STATUS_OK;
-        }
       /* Still compiling (its key is current: a reload would have discarded
        * the entry): no need to hash and find it again. */
       if (e->state == PSC_ENTRY_COMPILING && policy != PSC_CORE_MISS_WAIT)
         return psc_core_request_entry (core, (PscKind) p->kind, p->entry, policy, flags, fn,
                                        context, out, state, err);
     }
-  /* Slow path: the key must still name live, current shader generations (a
-   * hot reload makes a prepared key stale: prepare it again). */
+  /* The key must still name live, current shader generations (a hot reload
+   * makes a prepared key stale: prepare it again). */
   uint32_t ids[PSC_MAX_GRAPHICS_STAGES], gens[PSC_MAX_GRAPHICS_STAGES];
   int n = psc_pipeline_key_shaders (p->key, p->key_len, ids, gens, NULL);
   for (int i = 0; i < n; i++)
@@ -243,12 +233,47 @@ psc_core_request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy pol
   return st;
 }
 
+/* The per-frame fast path: an array index and a state check. A stale entry
+ * (a shader it names was reloaded) takes the slow path, which reports it. */
+static inline PscStatus
+request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy, uint32_t flags,
+                  PscCoreReadyFn fn, void *context, VkPipeline *out, PscCoreRequestState *state,
+                  PscCoreError *err)
+{
+  if (!psc_core_check_thread (core, err))
+    return PSC_STATUS_WRONG_THREAD;
+  if (__builtin_expect (key_id - 1u < core->prepared_len, 1))
+    {
+      const PscPrepared *p = &core->prepared[key_id - 1];
+      if (__builtin_expect (p->entry != UINT32_MAX, 1))
+        {
+          PscEntry *e = &core->entries[p->kind].items[p->entry];
+          if (__builtin_expect (e->state == PSC_ENTRY_READY && !e->stale, 1))
+            {
+              e->last_used_frame = core->frame;
+              psc_stat_add (&core->stats.kinds[p->kind].hits, 1);
+              *out = (VkPipeline) e->handle;
+              *state = PSC_CORE_READY;
+              return PSC_STATUS_OK;
+            }
+        }
+    }
+  return request_prepared_slow (core, key_id, policy, flags, fn, context, out, state, err);
+}
+
+PscStatus
+psc_core_request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy,
+                           uint32_t flags, PscCoreReadyFn fn, void *context, VkPipeline *out,
+                           PscCoreRequestState *state, PscCoreError *err)
+{
+  return request_prepared (core, key_id, policy, flags, fn, context, out, state, err);
+}
+
 PscStatus
 psc_core_get_prepared (PscCore *core, uint32_t key_id, VkPipeline *out, PscCoreError *err)
 {
   PscCoreRequestState state;
-  return psc_core_request_prepared (core, key_id, PSC_CORE_MISS_WAIT, 0, NULL, NULL, out,
-                                    &state, err);
+  return request_prepared (core, key_id, PSC_CORE_MISS_WAIT, 0, NULL, NULL, out, &state, err);
 }
 
 PscStatus
