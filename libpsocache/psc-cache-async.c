@@ -35,8 +35,7 @@ finish_request (PscStatus            status,
 {
   if (G_UNLIKELY (status != PSC_STATUS_OK))
     {
-      core_error->status = status;
-      psc_error_from_core (error, core_error);
+      psc_cache_fail (error, status, core_error);
       return VK_NULL_HANDLE;
     }
   if (result != NULL)
@@ -103,8 +102,7 @@ psc_cache_request_graphics_pipeline (PscCache                           *self,
     psc_core_count_rejection (psc_cache_get_core (self), PSC_STATUS_INVALID_ARGUMENT);
   g_return_val_if_fail (info != NULL, VK_NULL_HANDLE);
 
-  core_error.path[0] = '\0';
-  core_error.message[0] = '\0';
+  PSC_CORE_ERROR_INIT (core_error);
   PscStatus status = psc_core_request_graphics (psc_cache_get_core (self), info,
                                                     (PscCoreMissPolicy) policy, flags,
                                                     callback, context, &pipeline, &state,
@@ -150,8 +148,7 @@ psc_cache_request_compute_pipeline (PscCache                          *self,
     psc_core_count_rejection (psc_cache_get_core (self), PSC_STATUS_INVALID_ARGUMENT);
   g_return_val_if_fail (info != NULL, VK_NULL_HANDLE);
 
-  core_error.path[0] = '\0';
-  core_error.message[0] = '\0';
+  PSC_CORE_ERROR_INIT (core_error);
   PscStatus status = psc_core_request_compute (psc_cache_get_core (self), info,
                                                    (PscCoreMissPolicy) policy, flags,
                                                    callback, context, &pipeline, &state,
@@ -195,8 +192,7 @@ psc_cache_request_prepared_pipeline (PscCache            *self,
   CHECK_CACHE (self, error, VK_NULL_HANDLE);
   CHECK_POLICY (policy, flags, VK_NULL_HANDLE);
 
-  core_error.path[0] = '\0';
-  core_error.message[0] = '\0';
+  PSC_CORE_ERROR_INIT (core_error);
   PscStatus status = psc_core_request_prepared (psc_cache_get_core (self), key_id,
                                                     (PscCoreMissPolicy) policy, flags,
                                                     callback, context, &pipeline, &state,
@@ -310,8 +306,7 @@ start_async (PscCache           *self,
   op = g_new0 (PscAsyncOp, 1);
   op->cache = self;
   op->task = g_object_ref (task);
-  core_error.path[0] = '\0';
-  core_error.message[0] = '\0';
+  PSC_CORE_ERROR_INIT (core_error);
   if (graphics)
     status = psc_core_request_graphics (psc_cache_get_core (self), info, PSC_CORE_MISS_SKIP, 0,
                                         op_ready_cb, op, &pipeline, &state, &core_error);
@@ -328,8 +323,7 @@ start_async (PscCache           *self,
       if (status != PSC_STATUS_OK)
         {
           GError *error = NULL;
-          core_error.status = status;
-          psc_error_from_core (&error, &core_error);
+          psc_cache_fail (&error, status, &core_error);
           g_task_return_error (task, error);
         }
       else
@@ -479,13 +473,11 @@ psc_cache_set_fallback (PscCache    *self,
   PscStatus status;
 
   CHECK_CACHE (self, error, FALSE);
-  core_error.path[0] = '\0';
-  core_error.message[0] = '\0';
+  PSC_CORE_ERROR_INIT (core_error);
   status = psc_core_set_fallback (psc_cache_get_core (self), fallback, &core_error);
   if (status != PSC_STATUS_OK)
     {
-      core_error.status = status;
-      psc_error_from_core (error, &core_error);
+      psc_cache_fail (error, status, &core_error);
       return FALSE;
     }
   return TRUE;
@@ -551,14 +543,12 @@ psc_cache_replace_shader (PscCache          *self,
   g_return_val_if_fail (module != VK_NULL_HANDLE, VK_NULL_HANDLE);
   g_return_val_if_fail (code != NULL, VK_NULL_HANDLE);
 
-  core_error.path[0] = '\0';
-  core_error.message[0] = '\0';
+  PSC_CORE_ERROR_INIT (core_error);
   status = psc_core_replace_shader (psc_cache_get_core (self), module, code, code_size, old_pool,
                                     &new_module, &core_error);
   if (status != PSC_STATUS_OK)
     {
-      core_error.status = status;
-      psc_error_from_core (error, &core_error);
+      psc_cache_fail (error, status, &core_error);
       return VK_NULL_HANDLE;
     }
   return new_module;
@@ -592,8 +582,7 @@ psc_cache_replace_shader_bytes (PscCache  *self,
   CHECK_CACHE (self, error, FALSE);
   g_return_val_if_fail (spirv != NULL, FALSE);
 
-  core_error.path[0] = '\0';
-  core_error.message[0] = '\0';
+  PSC_CORE_ERROR_INIT (core_error);
   status = psc_core_shader_module_for_id (psc_cache_get_core (self), shader_id, &module,
                                           &core_error);
   if (status == PSC_STATUS_OK)
@@ -607,8 +596,7 @@ psc_cache_replace_shader_bytes (PscCache  *self,
     }
   if (status != PSC_STATUS_OK)
     {
-      core_error.status = status;
-      psc_error_from_core (error, &core_error);
+      psc_cache_fail (error, status, &core_error);
       return FALSE;
     }
   return TRUE;

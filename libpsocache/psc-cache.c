@@ -248,19 +248,6 @@ static GParamSpec *props[N_PROPS];
       } \
   } G_STMT_END
 
-/* Only the fields a failure report reads are initialised, so the hot path
- * pays three stores, not a 400-byte memset. */
-#define PSC_CORE_ERROR_INIT(e) \
-  G_STMT_START { (e).status = PSC_STATUS_FAILED; (e).path[0] = '\0'; (e).message[0] = '\0'; } G_STMT_END
-
-static void
-psc_cache_fail (GError      **error,
-                PscStatus     status,
-                PscCoreError *core_error)
-{
-  core_error->status = status;
-  psc_error_from_core (error, core_error);
-}
 
 static void
 psc_cache_finalize (GObject *object)
