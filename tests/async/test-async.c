@@ -758,6 +758,115 @@ test_shutdown (void)
   fixture_finish (&f);
 }
 
+typedef struct {
+  PscCache *cache;
+  const VkComputePipelineCreateInfo *ci;
+  GError *error;
+  VkPipeline pipeline;
+} ThreadCall;
+
+static gpointer
+request_from_thread (gpointer data)
+{
+  ThreadCall *c = data;
+  c->pipeline = psc_cache_request_compute_pipeline (c->cache, c->ci, PSC_MISS_POLICY_SKIP, 0,
+                                                    NULL, NULL, NULL, &c->error);
+  return NULL;
+}
+
+#define EXPECT_CRITICAL(pattern) \
+  g_test_expect_message ("Psc", G_LOG_LEVEL_CRITICAL, pattern)
+
+/* Every public entry point of the asynchronous API checks its arguments:
+ * programming errors are criticals (nothing happens), bad requests are
+ * GErrors with a code and leave the cache unchanged. */
+static void
+test_bad_arguments (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 40.0f);
+  gsize size;
+  const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_CS_PALETTE, &size);
+  g_autoptr(GError) error = NULL;
+  PscStats before = stats (f.cache);
+
+  EXPECT_CRITICAL ("*PSC_IS_CACHE*");
+  g_assert_true (psc_cache_request_compute_pipeline (NULL, &ci, PSC_MISS_POLICY_SKIP, 0, NULL,
+                                                     NULL, NULL, NULL) == VK_NULL_HANDLE);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*info != NULL*");
+  g_assert_true (psc_cache_request_graphics_pipeline (f.cache, NULL, PSC_MISS_POLICY_SKIP, 0, NULL,
+                                                      NULL, NULL, NULL) == VK_NULL_HANDLE);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*policy*");
+  g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, (PscMissPolicy) 7, 0, NULL,
+                                                     NULL, NULL, NULL) == VK_NULL_HANDLE);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*flags*");
+  g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP,
+                                                     (PscRequestFlags) 0x80, NULL, NULL, NULL,
+                                                     NULL) == VK_NULL_HANDLE);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*code != NULL*");
+  g_assert_true (psc_cache_replace_shader (f.cache, f.o.cs, NULL, 0, VK_NULL_HANDLE, NULL)
+                 == VK_NULL_HANDLE);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*info != NULL*");
+  psc_cache_get_compute_pipeline_async (f.cache, NULL, NULL, NULL, NULL);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*PSC_IS_CACHE*");
+  g_assert_cmpuint (psc_cache_evict (NULL, 0), ==, 0);
+  g_test_assert_expected_messages ();
+
+  /* Bad requests: errors with codes and field paths. */
+  g_assert_true (psc_cache_request_prepared_pipeline (f.cache, 12345, PSC_MISS_POLICY_SKIP, 0,
+                                                      NULL, NULL, NULL, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "key_id"));
+  g_clear_error (&error);
+  g_assert_true (psc_cache_replace_shader (f.cache, (VkShaderModule) (guintptr) 0x4242, code, size,
+                                           VK_NULL_HANDLE, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_FOREIGN_HANDLE);
+  g_assert_nonnull (strstr (error->message, "module"));
+  g_clear_error (&error);
+  guint32 bad_spirv[8] = { 0xdeadbeef };
+  g_assert_true (psc_cache_replace_shader (f.cache, f.o.cs, bad_spirv, sizeof bad_spirv,
+                                           VK_NULL_HANDLE, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "pCode[0]"));
+  g_clear_error (&error);
+  g_autoptr(GBytes) bytes = g_bytes_new (code, size);
+  g_assert_false (psc_cache_replace_shader_bytes (f.cache, 9999, bytes, &error));
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_FOREIGN_HANDLE);
+  g_clear_error (&error);
+  /* A failed reload changed nothing: the same request still hits. */
+  VkPipeline p = psc_cache_get_compute_pipeline (f.cache, &ci, &error);
+  g_assert_no_error (error);
+  g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, NULL) == p);
+
+  /* Wrong thread. */
+  ThreadCall call = { f.cache, &ci, NULL, VK_NULL_HANDLE };
+  GThread *t = g_thread_new ("other", request_from_thread, &call);
+  g_thread_join (t);
+  g_assert_true (call.pipeline == VK_NULL_HANDLE);
+  g_assert_error (call.error, PSC_ERROR, PSC_ERROR_WRONG_THREAD);
+  g_clear_error (&call.error);
+
+  PscStats after = stats (f.cache);
+  g_assert_cmpuint (after.rejected[PSC_ERROR_INVALID_ARGUMENT], >,
+                    before.rejected[PSC_ERROR_INVALID_ARGUMENT]);
+  g_assert_cmpuint (after.rejected[PSC_ERROR_FOREIGN_HANDLE], >,
+                    before.rejected[PSC_ERROR_FOREIGN_HANDLE]);
+  g_assert_cmpuint (after.rejected[PSC_ERROR_WRONG_THREAD], ==,
+                    before.rejected[PSC_ERROR_WRONG_THREAD] + 1);
+  fixture_finish (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -774,5 +883,6 @@ main (int argc, char **argv)
   g_test_add_func ("/async/fallback", test_fallback);
   g_test_add_func ("/async/gtask-cancel", test_gtask);
   g_test_add_func ("/async/shutdown", test_shutdown);
+  g_test_add_func ("/async/bad-arguments", test_bad_arguments);
   return g_test_run ();
 }
