@@ -12,6 +12,8 @@
 
 #include <volk.h>
 
+#include "handle-map.h"
+
 /* Entry states. Issue-2 entries are Ready or Dead; the asynchronous states
  * (Compiling, Failed, Retiring) arrive with the async machinery. */
 typedef enum {
@@ -253,7 +255,17 @@ PSC_INTERNAL void psc_core_destroy_handle (PscCore *core, PscKind kind, uint64_t
 PSC_INTERNAL void psc_core_name_object (PscCore *core, VkObjectType type, uint64_t handle,
                                         const char *kind, uint32_t id);
 PSC_INTERNAL void psc_core_update_bytes (PscCore *core, PscKind kind);
-PSC_INTERNAL PscEntry *psc_core_entry_for_handle (PscCore *core, PscKind kind, uint64_t handle);
+/* The Ready entry a cache-issued handle names, or NULL (inline: requests
+ * resolve a few handles each). */
+static inline PscEntry *
+psc_core_entry_for_handle (PscCore *core, PscKind kind, uint64_t handle)
+{
+  uint32_t idx;
+  if (!psc_handle_map_lookup (core->handles[kind], handle, &idx))
+    return NULL;
+  PscEntry *e = &core->entries[kind].items[idx];
+  return e->state == PSC_ENTRY_READY ? e : NULL;
+}
 
 /* objects.c */
 PSC_INTERNAL void psc_core_init_resolver (PscCore *core);

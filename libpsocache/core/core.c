@@ -239,15 +239,6 @@ psc_core_destroy_handle (PscCore *core, PscKind kind, uint64_t handle)
     }
 }
 
-PscEntry *
-psc_core_entry_for_handle (PscCore *core, PscKind kind, uint64_t handle)
-{
-  uint32_t idx;
-  if (!psc_handle_map_get (core->handles[kind], handle, &idx))
-    return NULL;
-  PscEntry *e = &core->entries[kind].items[idx];
-  return e->state == PSC_ENTRY_READY ? e : NULL;
-}
 
 PscStatus
 psc_core_new (const PscCoreConfig *cfg, PscCore **out, PscCoreError *err)

@@ -90,7 +90,10 @@ encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, bool comp
     return psc_fail_foreign (err, "%s.module", stage_prefix (pre, sizeof pre, compute, index));
   if (PSC_UNLIKELY (s->pName == NULL))
     return stage_fail (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pName", "NULL");
-  size_t name_len = strnlen (s->pName, PSC_MAX_ENTRY_NAME + 1);
+  /* Entry-point names are short: a plain loop beats a library call. */
+  size_t name_len = 0;
+  while (name_len <= PSC_MAX_ENTRY_NAME && s->pName[name_len] != '\0')
+    name_len++;
   if (PSC_UNLIKELY (name_len > PSC_MAX_ENTRY_NAME))
     return psc_fail_capacity (err, strlen (s->pName), PSC_MAX_ENTRY_NAME, "%s.pName",
                               stage_prefix (pre, sizeof pre, compute, index));
@@ -160,7 +163,11 @@ encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, bool comp
       PscKeySpecEntry ke = { .constant_id = e->constantID, .size = (uint32_t) e->size };
       memcpy (p, &ke, sizeof ke);
       p += sizeof ke;
-      memcpy (values, (const uint8_t *) si->pData + e->offset, e->size);
+      const uint8_t *src = (const uint8_t *) si->pData + e->offset;
+      if (e->size == 4)          /* the common case: a 32-bit constant */
+        memcpy (values, src, 4);
+      else
+        memcpy (values, src, e->size);
       values += e->size;
     }
   return PSC_STATUS_OK;

@@ -14,6 +14,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "psc-core.h"
+#include "handle-map.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -225,30 +226,6 @@ psc_table_host_bytes (const PscTable *t)
 
 /* ------------------------------------------------------------------------- */
 
-typedef struct {
-  uint64_t handle;   /* 0 = empty, UINT64_MAX = tombstone */
-  uint32_t value;
-} HandleSlot;
-
-struct PscHandleMap {
-  HandleSlot *slots;
-  size_t mask;
-  size_t count;
-  size_t used;
-};
-
-#define HM_TOMB UINT64_MAX
-
-static inline size_t
-hm_index (uint64_t h, size_t mask)
-{
-  /* Handles are often aligned pointers: mix the bits (a 64-bit finalizer). */
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  return (size_t) h & mask;
-}
-
 PscHandleMap *
 psc_handle_map_new (void)
 {
@@ -272,26 +249,6 @@ psc_handle_map_free (PscHandleMap *m)
     return;
   free (m->slots);
   free (m);
-}
-
-bool
-psc_handle_map_get (const PscHandleMap *m, uint64_t handle, uint32_t *value)
-{
-  if (handle == 0 || handle == HM_TOMB)
-    return false;
-  size_t i = hm_index (handle, m->mask);
-  for (;;)
-    {
-      const HandleSlot *s = &m->slots[i];
-      if (s->handle == 0)
-        return false;
-      if (s->handle == handle)
-        {
-          *value = s->value;
-          return true;
-        }
-      i = (i + 1) & m->mask;
-    }
 }
 
 static bool
@@ -369,6 +326,12 @@ psc_handle_map_remove (PscHandleMap *m, uint64_t handle)
         }
       i = (i + 1) & m->mask;
     }
+}
+
+bool
+psc_handle_map_get (const PscHandleMap *m, uint64_t handle, uint32_t *value)
+{
+  return psc_handle_map_lookup (m, handle, value);
 }
 
 size_t
