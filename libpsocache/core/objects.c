@@ -333,95 +333,48 @@ psc_core_shader_id (PscCore *core, VkShaderModule module)
  * Samplers, set layouts, pipeline layouts, compatibility render passes.
  * Each creates from its decoded key.
  */
-#define BUILD_OR_FAIL(type, sizefn, var)                                       \
-  type *var = psc_build_alloc (sizefn ());                                     \
-  if (var == NULL)                                                             \
-    return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory")
+/* Defines create_<name>: decode the key into freshly allocated build
+ * storage (DECODE, with `key`, `len`, `core` and `b` in scope), create the
+ * object with the device's VKCREATE, free the storage. A key that does not
+ * decode is an internal error: encoders and decoders are tested as pairs. */
+#define DEFINE_CREATE_FROM_KEY(name, Build, build_size, DECODE, VkType, VKCREATE, what)  \
+  static PscStatus                                                             \
+  create_##name (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle, \
+                 PscCoreError *err)                                            \
+  {                                                                            \
+    Build *b = psc_build_alloc (build_size ());                                \
+    if (b == NULL)                                                             \
+      return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory");      \
+    PscStatus st = PSC_STATUS_OK;                                              \
+    VkType object = VK_NULL_HANDLE;                                            \
+    const void *ci = (DECODE);                                                 \
+    if (ci == NULL)                                                            \
+      st = psc_core_fail (err, PSC_STATUS_FAILED, "",                          \
+                          "internal error: undecodable " what " key");         \
+    else                                                                       \
+      {                                                                        \
+        VkResult r = core->vk->VKCREATE (core->cfg.device, ci, core->cfg.allocator, \
+                                         &object);                             \
+        if (r != VK_SUCCESS)                                                   \
+          st = psc_core_fail_vk (err, r, #VKCREATE);                           \
+      }                                                                        \
+    free (b);                                                                  \
+    *handle = (uint64_t) object;                                               \
+    return st;                                                                 \
+  }
 
-static PscStatus
-create_sampler (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle,
-                PscCoreError *err)
-{
-  BUILD_OR_FAIL (PscSamplerBuild, psc_sampler_build_size, b);
-  const VkSamplerCreateInfo *ci = psc_decode_sampler (key, len, b);
-  PscStatus st = PSC_STATUS_OK;
-  VkSampler s = VK_NULL_HANDLE;
-  if (ci == NULL)
-    st = psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: undecodable sampler key");
-  else
-    {
-      VkResult r = core->vk->vkCreateSampler (core->cfg.device, ci, core->cfg.allocator, &s);
-      if (r != VK_SUCCESS)
-        st = psc_core_fail_vk (err, r, "vkCreateSampler");
-    }
-  free (b);
-  *handle = (uint64_t) s;
-  return st;
-}
-
-static PscStatus
-create_set_layout (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle,
-                   PscCoreError *err)
-{
-  BUILD_OR_FAIL (PscSetLayoutBuild, psc_set_layout_build_size, b);
-  const VkDescriptorSetLayoutCreateInfo *ci = psc_decode_set_layout (key, len, &core->resolver, b);
-  PscStatus st = PSC_STATUS_OK;
-  VkDescriptorSetLayout l = VK_NULL_HANDLE;
-  if (ci == NULL)
-    st = psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: undecodable set-layout key");
-  else
-    {
-      VkResult r = core->vk->vkCreateDescriptorSetLayout (core->cfg.device, ci,
-                                                          core->cfg.allocator, &l);
-      if (r != VK_SUCCESS)
-        st = psc_core_fail_vk (err, r, "vkCreateDescriptorSetLayout");
-    }
-  free (b);
-  *handle = (uint64_t) l;
-  return st;
-}
-
-static PscStatus
-create_pipeline_layout (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle,
-                        PscCoreError *err)
-{
-  BUILD_OR_FAIL (PscPipelineLayoutBuild, psc_pipeline_layout_build_size, b);
-  const VkPipelineLayoutCreateInfo *ci = psc_decode_pipeline_layout (key, len, &core->resolver, b);
-  PscStatus st = PSC_STATUS_OK;
-  VkPipelineLayout l = VK_NULL_HANDLE;
-  if (ci == NULL)
-    st = psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: undecodable pipeline-layout key");
-  else
-    {
-      VkResult r = core->vk->vkCreatePipelineLayout (core->cfg.device, ci, core->cfg.allocator, &l);
-      if (r != VK_SUCCESS)
-        st = psc_core_fail_vk (err, r, "vkCreatePipelineLayout");
-    }
-  free (b);
-  *handle = (uint64_t) l;
-  return st;
-}
-
-static PscStatus
-create_render_pass (PscCore *core, const uint8_t *key, size_t len, uint64_t *handle,
-                    PscCoreError *err)
-{
-  BUILD_OR_FAIL (PscRenderPassBuild, psc_render_pass_build_size, b);
-  const VkRenderPassCreateInfo *ci = psc_decode_render_pass (key, len, b);
-  PscStatus st = PSC_STATUS_OK;
-  VkRenderPass p = VK_NULL_HANDLE;
-  if (ci == NULL)
-    st = psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: undecodable render-pass key");
-  else
-    {
-      VkResult r = core->vk->vkCreateRenderPass (core->cfg.device, ci, core->cfg.allocator, &p);
-      if (r != VK_SUCCESS)
-        st = psc_core_fail_vk (err, r, "vkCreateRenderPass");
-    }
-  free (b);
-  *handle = (uint64_t) p;
-  return st;
-}
+DEFINE_CREATE_FROM_KEY (sampler, PscSamplerBuild, psc_sampler_build_size,
+                        psc_decode_sampler (key, len, b),
+                        VkSampler, vkCreateSampler, "sampler")
+DEFINE_CREATE_FROM_KEY (set_layout, PscSetLayoutBuild, psc_set_layout_build_size,
+                        psc_decode_set_layout (key, len, &core->resolver, b),
+                        VkDescriptorSetLayout, vkCreateDescriptorSetLayout, "set-layout")
+DEFINE_CREATE_FROM_KEY (pipeline_layout, PscPipelineLayoutBuild, psc_pipeline_layout_build_size,
+                        psc_decode_pipeline_layout (key, len, &core->resolver, b),
+                        VkPipelineLayout, vkCreatePipelineLayout, "pipeline-layout")
+DEFINE_CREATE_FROM_KEY (render_pass, PscRenderPassBuild, psc_render_pass_build_size,
+                        psc_decode_render_pass (key, len, b),
+                        VkRenderPass, vkCreateRenderPass, "render-pass")
 
 PscStatus
 psc_core_get_sampler (PscCore *core, const VkSamplerCreateInfo *ci, VkSampler *out,
