@@ -141,6 +141,73 @@ shuffle (uint32_t *v, uint32_t n)
     }
 }
 
+/* Everything but the shader stages: 4 vertex attributes, depth, dynamic
+ * viewport and scissor, `colors` attachments of format set `fmt`, blending
+ * on or off. Shared by every create info the bench builds (B is any struct
+ * with the members below). */
+#define FILL_FIXED_STATE(b, colors, fmt, blend, layout_)                        \
+  do {                                                                         \
+    b->binding = (VkVertexInputBindingDescription) { 0, 48, VK_VERTEX_INPUT_RATE_VERTEX };\
+    b->attrs[0] = (VkVertexInputAttributeDescription) { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 };\
+    b->attrs[1] = (VkVertexInputAttributeDescription) { 1, 0, VK_FORMAT_R32G32B32_SFLOAT, 12 };\
+    b->attrs[2] = (VkVertexInputAttributeDescription) { 2, 0, VK_FORMAT_R32G32_SFLOAT, 24 };\
+    b->attrs[3] = (VkVertexInputAttributeDescription) { 3, 0, VK_FORMAT_R8G8B8A8_UNORM, 32 };\
+    b->vi = (VkPipelineVertexInputStateCreateInfo) {                          \
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,     \
+      .vertexBindingDescriptionCount = 1, .pVertexBindingDescriptions = &b->binding,\
+      .vertexAttributeDescriptionCount = 4, .pVertexAttributeDescriptions = b->attrs };\
+    b->ia = (VkPipelineInputAssemblyStateCreateInfo) {                        \
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,   \
+      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST };                      \
+    b->vp = (VkPipelineViewportStateCreateInfo) {                             \
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,         \
+      .viewportCount = 1, .scissorCount = 1 };                                \
+    b->rs = (VkPipelineRasterizationStateCreateInfo) {                        \
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,    \
+      .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_BACK_BIT, \
+      .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f };      \
+    b->ms = (VkPipelineMultisampleStateCreateInfo) {                          \
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,      \
+      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT };                        \
+    b->ds = (VkPipelineDepthStencilStateCreateInfo) {                         \
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,    \
+      .depthTestEnable = VK_TRUE, .depthWriteEnable = !blend,                 \
+      .depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL, .maxDepthBounds = 1.0f };\
+    for (uint32_t a = 0; a < colors; a++)                                     \
+      b->blend[a] = (VkPipelineColorBlendAttachmentState) {                   \
+        .blendEnable = blend,                                                 \
+        .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,                     \
+        .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,           \
+        .colorBlendOp = VK_BLEND_OP_ADD,                                      \
+        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,                           \
+        .dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO,                          \
+        .alphaBlendOp = VK_BLEND_OP_ADD,                                      \
+        .colorWriteMask = 0xf };                                              \
+    b->cb = (VkPipelineColorBlendStateCreateInfo) {                           \
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,      \
+      .attachmentCount = colors, .pAttachments = b->blend };                  \
+    b->dyn_states[0] = VK_DYNAMIC_STATE_VIEWPORT;                             \
+    b->dyn_states[1] = VK_DYNAMIC_STATE_SCISSOR;                              \
+    b->dyn = (VkPipelineDynamicStateCreateInfo) {                             \
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,          \
+      .dynamicStateCount = 2, .pDynamicStates = b->dyn_states };              \
+    for (uint32_t a = 0; a < colors; a++)                                     \
+      b->formats[a] = color_formats[fmt][a];                                  \
+    b->rendering = (VkPipelineRenderingCreateInfo) {                          \
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,              \
+      .colorAttachmentCount = colors, .pColorAttachmentFormats = b->formats,  \
+      .depthAttachmentFormat = VK_FORMAT_D32_SFLOAT };                        \
+    b->ci = (VkGraphicsPipelineCreateInfo) {                                  \
+      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,               \
+      .pNext = &b->rendering,                                                 \
+      .stageCount = 2, .pStages = b->stages,                                  \
+      .pVertexInputState = &b->vi, .pInputAssemblyState = &b->ia,             \
+      .pViewportState = &b->vp, .pRasterizationState = &b->rs,                \
+      .pMultisampleState = &b->ms, .pDepthStencilState = &b->ds,              \
+      .pColorBlendState = &b->cb, .pDynamicState = &b->dyn,                   \
+      .layout = (layout_) };                                                  \
+  } while (0)
+
 /* ---- one reused buffer holding a whole graphics create info ---- */
 typedef struct {
   VkGraphicsPipelineCreateInfo ci;
@@ -208,65 +275,7 @@ fill (BenchInfo *b, uint32_t i, const BenchObjects *o)
     .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = o->frag, .pName = "main",
     .pSpecializationInfo = &b->spec[1] };
 
-  b->binding = (VkVertexInputBindingDescription) { 0, 48, VK_VERTEX_INPUT_RATE_VERTEX };
-  b->attrs[0] = (VkVertexInputAttributeDescription) { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 };
-  b->attrs[1] = (VkVertexInputAttributeDescription) { 1, 0, VK_FORMAT_R32G32B32_SFLOAT, 12 };
-  b->attrs[2] = (VkVertexInputAttributeDescription) { 2, 0, VK_FORMAT_R32G32_SFLOAT, 24 };
-  b->attrs[3] = (VkVertexInputAttributeDescription) { 3, 0, VK_FORMAT_R8G8B8A8_UNORM, 32 };
-  b->vi = (VkPipelineVertexInputStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-    .vertexBindingDescriptionCount = 1, .pVertexBindingDescriptions = &b->binding,
-    .vertexAttributeDescriptionCount = 4, .pVertexAttributeDescriptions = b->attrs };
-  b->ia = (VkPipelineInputAssemblyStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-    .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST };
-  b->vp = (VkPipelineViewportStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-    .viewportCount = 1, .scissorCount = 1 };
-  b->rs = (VkPipelineRasterizationStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-    .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_BACK_BIT,
-    .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f };
-  b->ms = (VkPipelineMultisampleStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-    .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT };
-  b->ds = (VkPipelineDepthStencilStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-    .depthTestEnable = VK_TRUE, .depthWriteEnable = !blend,
-    .depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL, .maxDepthBounds = 1.0f };
-  for (uint32_t a = 0; a < colors; a++)
-    b->blend[a] = (VkPipelineColorBlendAttachmentState) {
-      .blendEnable = blend,
-      .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
-      .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
-      .colorBlendOp = VK_BLEND_OP_ADD,
-      .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
-      .dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO,
-      .alphaBlendOp = VK_BLEND_OP_ADD,
-      .colorWriteMask = 0xf };
-  b->cb = (VkPipelineColorBlendStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-    .attachmentCount = colors, .pAttachments = b->blend };
-  b->dyn_states[0] = VK_DYNAMIC_STATE_VIEWPORT;
-  b->dyn_states[1] = VK_DYNAMIC_STATE_SCISSOR;
-  b->dyn = (VkPipelineDynamicStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-    .dynamicStateCount = 2, .pDynamicStates = b->dyn_states };
-  for (uint32_t a = 0; a < colors; a++)
-    b->formats[a] = color_formats[fmt][a];
-  b->rendering = (VkPipelineRenderingCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-    .colorAttachmentCount = colors, .pColorAttachmentFormats = b->formats,
-    .depthAttachmentFormat = VK_FORMAT_D32_SFLOAT };
-  b->ci = (VkGraphicsPipelineCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-    .pNext = &b->rendering,
-    .stageCount = 2, .pStages = b->stages,
-    .pVertexInputState = &b->vi, .pInputAssemblyState = &b->ia,
-    .pViewportState = &b->vp, .pRasterizationState = &b->rs,
-    .pMultisampleState = &b->ms, .pDepthStencilState = &b->ds,
-    .pColorBlendState = &b->cb, .pDynamicState = &b->dyn,
-    .layout = o->layout };
+  FILL_FIXED_STATE (b, colors, fmt, blend, o->layout);
 }
 
 static void
@@ -555,65 +564,7 @@ fill_async (AsyncInfo *b, uint32_t phase, uint32_t i, const BenchObjects *o)
     .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = o->frag, .pName = "main",
     .pSpecializationInfo = &b->spec[1] };
 
-  b->binding = (VkVertexInputBindingDescription) { 0, 48, VK_VERTEX_INPUT_RATE_VERTEX };
-  b->attrs[0] = (VkVertexInputAttributeDescription) { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 };
-  b->attrs[1] = (VkVertexInputAttributeDescription) { 1, 0, VK_FORMAT_R32G32B32_SFLOAT, 12 };
-  b->attrs[2] = (VkVertexInputAttributeDescription) { 2, 0, VK_FORMAT_R32G32_SFLOAT, 24 };
-  b->attrs[3] = (VkVertexInputAttributeDescription) { 3, 0, VK_FORMAT_R8G8B8A8_UNORM, 32 };
-  b->vi = (VkPipelineVertexInputStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-    .vertexBindingDescriptionCount = 1, .pVertexBindingDescriptions = &b->binding,
-    .vertexAttributeDescriptionCount = 4, .pVertexAttributeDescriptions = b->attrs };
-  b->ia = (VkPipelineInputAssemblyStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-    .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST };
-  b->vp = (VkPipelineViewportStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-    .viewportCount = 1, .scissorCount = 1 };
-  b->rs = (VkPipelineRasterizationStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-    .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_BACK_BIT,
-    .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f };
-  b->ms = (VkPipelineMultisampleStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-    .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT };
-  b->ds = (VkPipelineDepthStencilStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-    .depthTestEnable = VK_TRUE, .depthWriteEnable = !blend,
-    .depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL, .maxDepthBounds = 1.0f };
-  for (uint32_t a = 0; a < colors; a++)
-    b->blend[a] = (VkPipelineColorBlendAttachmentState) {
-      .blendEnable = blend,
-      .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
-      .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
-      .colorBlendOp = VK_BLEND_OP_ADD,
-      .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
-      .dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO,
-      .alphaBlendOp = VK_BLEND_OP_ADD,
-      .colorWriteMask = 0xf };
-  b->cb = (VkPipelineColorBlendStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-    .attachmentCount = colors, .pAttachments = b->blend };
-  b->dyn_states[0] = VK_DYNAMIC_STATE_VIEWPORT;
-  b->dyn_states[1] = VK_DYNAMIC_STATE_SCISSOR;
-  b->dyn = (VkPipelineDynamicStateCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-    .dynamicStateCount = 2, .pDynamicStates = b->dyn_states };
-  for (uint32_t a = 0; a < colors; a++)
-    b->formats[a] = color_formats[fmt][a];
-  b->rendering = (VkPipelineRenderingCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-    .colorAttachmentCount = colors, .pColorAttachmentFormats = b->formats,
-    .depthAttachmentFormat = VK_FORMAT_D32_SFLOAT };
-  b->ci = (VkGraphicsPipelineCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-    .pNext = &b->rendering,
-    .stageCount = 2, .pStages = b->stages,
-    .pVertexInputState = &b->vi, .pInputAssemblyState = &b->ia,
-    .pViewportState = &b->vp, .pRasterizationState = &b->rs,
-    .pMultisampleState = &b->ms, .pDepthStencilState = &b->ds,
-    .pColorBlendState = &b->cb, .pDynamicState = &b->dyn,
-    .layout = o->layout };
+  FILL_FIXED_STATE (b, colors, fmt, blend, o->layout);
 }
 
 /* A fresh cache for one phase, with the async family's shaders and layout. */
