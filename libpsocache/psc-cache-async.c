@@ -340,6 +340,18 @@ start_async (PscCache           *self,
   g_ptr_array_add (psc_cache_get_pending (self), op);
 }
 
+static VkPipeline
+finish_async (PscCache      *self,
+              GAsyncResult  *result,
+              gpointer       source_tag,
+              GError       **error)
+{
+  g_return_val_if_fail (PSC_IS_CACHE (self), VK_NULL_HANDLE);
+  g_return_val_if_fail (g_task_is_valid (result, self), VK_NULL_HANDLE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == source_tag, VK_NULL_HANDLE);
+  return (VkPipeline) g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /**
  * psc_cache_get_graphics_pipeline_async: (skip)
  * @self: a cache
@@ -391,11 +403,7 @@ psc_cache_get_graphics_pipeline_finish (PscCache      *self,
                                         GAsyncResult  *result,
                                         GError       **error)
 {
-  g_return_val_if_fail (PSC_IS_CACHE (self), VK_NULL_HANDLE);
-  g_return_val_if_fail (g_task_is_valid (result, self), VK_NULL_HANDLE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        psc_cache_get_graphics_pipeline_async, VK_NULL_HANDLE);
-  return (VkPipeline) g_task_propagate_pointer (G_TASK (result), error);
+  return finish_async (self, result, psc_cache_get_graphics_pipeline_async, error);
 }
 
 /**
@@ -440,11 +448,7 @@ psc_cache_get_compute_pipeline_finish (PscCache      *self,
                                        GAsyncResult  *result,
                                        GError       **error)
 {
-  g_return_val_if_fail (PSC_IS_CACHE (self), VK_NULL_HANDLE);
-  g_return_val_if_fail (g_task_is_valid (result, self), VK_NULL_HANDLE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        psc_cache_get_compute_pipeline_async, VK_NULL_HANDLE);
-  return (VkPipeline) g_task_propagate_pointer (G_TASK (result), error);
+  return finish_async (self, result, psc_cache_get_compute_pipeline_async, error);
 }
 
 /**
