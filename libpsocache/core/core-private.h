@@ -25,20 +25,24 @@ typedef enum {
 
 /* One cached object of any kind. Entries are append-only: an entry's index
  * never changes and its id (index + 1) is never reused, so an id dies with
- * its object (DESIGN decision 1). */
+ * its object (DESIGN decision 1).
+ *
+ * What a hit reads and writes (handle, last_used_frame, state, stale) comes
+ * first, and entries are 64-byte aligned (psc_entries_push allocates them
+ * so), so a hit touches one cache line of its entry. */
 typedef struct {
   uint64_t handle;          /* the Vulkan handle as an integer */
-  uint64_t hash;
-  const uint8_t *key;       /* in the kind's table arena */
-  uint32_t key_len;
-  uint32_t pins;
   uint64_t last_used_frame;
-  uint32_t generation;      /* shaders: hot-reload generation */
-  uint32_t refs;            /* shaders: registrations not yet released */
   uint8_t state;
+  uint8_t stale;            /* pipelines: a shader it uses was reloaded */
   uint8_t kind;
   uint8_t owned_key;        /* pass-through: key is a private malloc copy */
-  uint8_t stale;            /* pipelines: a shader it uses was reloaded */
+  uint32_t key_len;
+  uint64_t hash;
+  const uint8_t *key;       /* in the kind's table arena */
+  uint32_t pins;
+  uint32_t generation;      /* shaders: hot-reload generation */
+  uint32_t refs;            /* shaders: registrations not yet released */
   /* Pipelines (async.c). */
   uint32_t job;             /* job slot while Compiling, else UINT32_MAX */
   uint32_t waiter_head;     /* FIFO of PscWaiter indices, UINT32_MAX = none */
@@ -48,7 +52,7 @@ typedef struct {
   uint8_t shader_count;
   uint32_t shader_ids[PSC_MAX_GRAPHICS_STAGES];
   uint32_t shader_gens[PSC_MAX_GRAPHICS_STAGES];
-} PscEntry;
+} __attribute__((aligned (64))) PscEntry;
 
 typedef struct {
   PscEntry *items;

@@ -57,10 +57,14 @@ psc_entries_push (PscEntryVec *v, const PscEntry *e)
 {
   if (v->len == v->cap)
     {
+      /* Grown by hand: realloc does not keep the 64-byte alignment. */
       uint32_t cap = v->cap ? v->cap * 2 : 64;
-      PscEntry *items = realloc (v->items, (size_t) cap * sizeof *items);
+      PscEntry *items = aligned_alloc (_Alignof (PscEntry), (size_t) cap * sizeof *items);
       if (items == NULL)
         return UINT32_MAX;
+      if (v->len)
+        memcpy (items, v->items, (size_t) v->len * sizeof *items);
+      free (v->items);
       v->items = items;
       v->cap = cap;
     }

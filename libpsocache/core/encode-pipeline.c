@@ -67,41 +67,110 @@ stage_fail_spec (PscCoreError *err, PscStatus status, bool compute, uint32_t ind
                       pre, entry, member);
 }
 
+/* The first failure of a stage's header, in check order (cold: only called
+ * once the hot path saw that one of these checks fails). */
+static PSC_COLD PscStatus
+stage_header_fail (const VkPipelineShaderStageCreateInfo *s, bool compute, uint32_t index,
+                   PscCoreError *err)
+{
+  char pre[32];
+  stage_prefix (pre, sizeof pre, compute, index);
+  if (s->sType != VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO)
+    return stage_fail (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "sType",
+                       "not VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO");
+  if (s->pNext != NULL)
+    return psc_fail_stype (err, ((const VkBaseInStructure *) s->pNext)->sType, "%s.pNext[0].sType",
+                           pre);
+  if (s->flags & ~(VkPipelineShaderStageCreateFlags) PSC_STAGE_CREATE_FLAGS)
+    return psc_fail_flags (err, s->flags, "%s.flags", pre);
+  return stage_fail (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "module",
+                     "VK_NULL_HANDLE (register the SPIR-V with the cache)");
+}
+
+/* The first failure among a stage's map entries, in index order (cold). */
+static PSC_COLD PscStatus
+spec_entry_fail (const VkSpecializationInfo *si, bool compute, uint32_t index, PscCoreError *err)
+{
+  char pre[32], detail[96];
+  stage_prefix (pre, sizeof pre, compute, index);
+  for (uint32_t j = 0; j < si->mapEntryCount; j++)
+    {
+      const VkSpecializationMapEntry *e = &si->pMapEntries[j];
+      if (e->size > PSC_MAX_SPEC_VALUE_BYTES)
+        return psc_fail_capacity (err, e->size, PSC_MAX_SPEC_VALUE_BYTES,
+                                  "%s.pSpecializationInfo->pMapEntries[%u].size", pre, j);
+      if (e->offset > si->dataSize || e->size > si->dataSize - e->offset)
+        {
+          snprintf (detail, sizeof detail, "offset %u + size %zu > dataSize %zu",
+                    e->offset, e->size, si->dataSize);
+          return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "", j, detail);
+        }
+    }
+  return psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: no failing map entry");
+}
+
+/* Copies n <= 64 bytes with a few overlapping loads and stores (the
+ * entry-point names and specialization values of a key are short). */
+static inline void
+copy_small (uint8_t *restrict dst, const uint8_t *restrict src, size_t n)
+{
+  if (n >= 8)
+    {
+      size_t i = 0;
+      for (; i + 8 < n; i += 8)
+        memcpy (dst + i, src + i, 8);
+      uint64_t last;
+      memcpy (&last, src + n - 8, 8);
+      memcpy (dst + n - 8, &last, 8);
+    }
+  else if (n >= 4)
+    {
+      uint32_t first, last;
+      memcpy (&first, src, 4);
+      memcpy (&last, src + n - 4, 4);
+      memcpy (dst, &first, 4);
+      memcpy (dst + n - 4, &last, 4);
+    }
+  else if (n > 0)
+    {
+      dst[0] = src[0];
+      dst[n / 2] = src[n / 2];
+      dst[n - 1] = src[n - 1];
+    }
+}
+
 static PscStatus
 encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, bool compute,
               uint32_t index, const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
 {
   char pre[32], detail[96];
 
-  if (PSC_UNLIKELY (s->sType != VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO))
-    return stage_fail (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "sType",
-                       "not VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO");
-  if (PSC_UNLIKELY (s->pNext != NULL))
-    return psc_fail_stype (err, ((const VkBaseInStructure *) s->pNext)->sType, "%s.pNext[0].sType",
-                           stage_prefix (pre, sizeof pre, compute, index));
-  if (PSC_UNLIKELY (s->flags & ~(VkPipelineShaderStageCreateFlags) PSC_STAGE_CREATE_FLAGS))
-    return psc_fail_flags (err, s->flags, "%s.flags", stage_prefix (pre, sizeof pre, compute, index));
-  if (PSC_UNLIKELY (s->module == VK_NULL_HANDLE))
-    return stage_fail (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "module",
-                       "VK_NULL_HANDLE (register the SPIR-V with the cache)");
+  if (PSC_UNLIKELY (s->sType != VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
+                    || s->pNext != NULL
+                    || (s->flags & ~(VkPipelineShaderStageCreateFlags) PSC_STAGE_CREATE_FLAGS)
+                    || s->module == VK_NULL_HANDLE))
+    return stage_header_fail (s, compute, index, err);
 
   PscKeyStage k;
   if (PSC_UNLIKELY (!r->shader (r->ctx, s->module, &k.shader_id, &k.generation)))
     return psc_fail_foreign (err, "%s.module", stage_prefix (pre, sizeof pre, compute, index));
-  if (PSC_UNLIKELY (s->pName == NULL))
+  const char *name = s->pName;
+  if (PSC_UNLIKELY (name == NULL))
     return stage_fail (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pName", "NULL");
   /* Entry-point names are short: a plain loop beats a library call. */
   size_t name_len = 0;
-  while (name_len <= PSC_MAX_ENTRY_NAME && s->pName[name_len] != '\0')
+  while (name_len <= PSC_MAX_ENTRY_NAME && name[name_len] != '\0')
     name_len++;
   if (PSC_UNLIKELY (name_len > PSC_MAX_ENTRY_NAME))
-    return psc_fail_capacity (err, strlen (s->pName), PSC_MAX_ENTRY_NAME, "%s.pName",
+    return psc_fail_capacity (err, strlen (name), PSC_MAX_ENTRY_NAME, "%s.pName",
                               stage_prefix (pre, sizeof pre, compute, index));
 
+  /* Map entries sorted by constant ID: each is (constantID << 8 | index),
+   * insertion-sorted as it is read (a stable order: equal IDs keep their
+   * index order, so a duplicate is reported at its later index). */
   const VkSpecializationInfo *si = s->pSpecializationInfo;
   const uint32_t n = si ? si->mapEntryCount : 0;
-  uint32_t ids[PSC_MAX_SPEC_CONSTANTS];
-  uint8_t order[PSC_MAX_SPEC_CONSTANTS];
+  uint64_t sorted[PSC_MAX_SPEC_CONSTANTS];
   size_t value_bytes = 0;
   if (n)
     {
@@ -109,37 +178,37 @@ encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, bool comp
         return psc_fail_capacity (err, n, PSC_MAX_SPEC_CONSTANTS,
                                   "%s.pSpecializationInfo->mapEntryCount",
                                   stage_prefix (pre, sizeof pre, compute, index));
-      if (PSC_UNLIKELY (si->pMapEntries == NULL))
+      const VkSpecializationMapEntry *map = si->pMapEntries;
+      if (PSC_UNLIKELY (map == NULL))
         return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pMapEntries",
                                 UINT32_MAX, "NULL with mapEntryCount > 0");
+      const size_t data_size = si->dataSize;
       for (uint32_t j = 0; j < n; j++)
         {
-          const VkSpecializationMapEntry *e = &si->pMapEntries[j];
-          if (PSC_UNLIKELY (e->size > PSC_MAX_SPEC_VALUE_BYTES))
-            return psc_fail_capacity (err, e->size, PSC_MAX_SPEC_VALUE_BYTES,
-                                      "%s.pSpecializationInfo->pMapEntries[%u].size",
-                                      stage_prefix (pre, sizeof pre, compute, index), j);
-          if (PSC_UNLIKELY (e->offset > si->dataSize || e->size > si->dataSize - e->offset))
+          const size_t size = map[j].size;
+          if (PSC_UNLIKELY (size > PSC_MAX_SPEC_VALUE_BYTES
+                            || (uint64_t) map[j].offset + size > data_size))
+            return spec_entry_fail (si, compute, index, err);
+          value_bytes += size;
+          const uint64_t v = (uint64_t) map[j].constantID << 8 | j;
+          uint32_t i = j;
+          while (i > 0 && sorted[i - 1] > v)
             {
-              snprintf (detail, sizeof detail, "offset %u + size %zu > dataSize %zu",
-                        e->offset, e->size, si->dataSize);
-              return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "", j, detail);
+              sorted[i] = sorted[i - 1];
+              i--;
             }
-          ids[j] = e->constantID;
-          order[j] = (uint8_t) j;
-          value_bytes += e->size;
+          sorted[i] = v;
         }
       if (PSC_UNLIKELY (value_bytes > 0 && si->pData == NULL))
         return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pData",
                                 UINT32_MAX, "NULL with non-empty map entries");
-      psc_sort_indices (order, ids, n);
       for (uint32_t j = 1; j < n; j++)
-        if (PSC_UNLIKELY (ids[order[j]] == ids[order[j - 1]]))
+        if (PSC_UNLIKELY ((sorted[j] >> 8) == (sorted[j - 1] >> 8)))
           {
-            uint32_t dup = order[j] > order[j - 1] ? order[j] : order[j - 1];
-            snprintf (detail, sizeof detail, "constant ID %u appears twice", ids[order[j]]);
+            snprintf (detail, sizeof detail, "constant ID %u appears twice",
+                      (unsigned) (sorted[j] >> 8));
             return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index,
-                                    ".constantID", dup, detail);
+                                    ".constantID", (uint32_t) (sorted[j] & 0xff), detail);
           }
     }
 
@@ -154,12 +223,12 @@ encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, bool comp
     return psc_fail_key_full (err, w);
   memcpy (p, &k, sizeof k);
   p += sizeof k;
-  memcpy (p, s->pName, name_len);
+  copy_small (p, (const uint8_t *) name, name_len);
   p += name_len;
   uint8_t *values = p + n * sizeof (PscKeySpecEntry);
   for (uint32_t j = 0; j < n; j++)
     {
-      const VkSpecializationMapEntry *e = &si->pMapEntries[order[j]];
+      const VkSpecializationMapEntry *e = &si->pMapEntries[sorted[j] & 0xff];
       PscKeySpecEntry ke = { .constant_id = e->constantID, .size = (uint32_t) e->size };
       memcpy (p, &ke, sizeof ke);
       p += sizeof ke;
@@ -167,7 +236,7 @@ encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, bool comp
       if (e->size == 4)          /* the common case: a 32-bit constant */
         memcpy (values, src, 4);
       else
-        memcpy (values, src, e->size);
+        copy_small (values, src, e->size);
       values += e->size;
     }
   return PSC_STATUS_OK;
@@ -278,9 +347,11 @@ encode_stencil (const VkStencilOpState *s, uint64_t dyn, const char *side,
   return PSC_STATUS_OK;
 }
 
-PscStatus
-psc_encode_graphics (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mode,
-                     const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
+/* The complete graphics encoder: every supported input, and the reference
+ * for every error (the fast path below hands it whatever it declines). */
+PscStatus __attribute__((noinline))
+psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mode,
+                      const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
 {
   char p[128];
 
@@ -905,6 +976,439 @@ psc_encode_graphics (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mo
         return s;
     }
   return PSC_STATUS_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * The graphics fast path.
+ *
+ * A cache hit canonicalizes its create info on every request, so the common
+ * shape gets a lean encoder of its own: dynamic rendering, no tessellation,
+ * no static rasterizer discard, no sample shading, no stencil test, no
+ * static depth bounds, no logic op and no static blend constants. Anything
+ * outside that shape, and every check that fails before the stages, makes
+ * it decline (PSC_STATUS_DECLINED): psc_encode_graphics then runs the
+ * complete encoder from the start, which writes the key or reports the
+ * first error with its field path. The stages are encoded last by the
+ * shared encode_stage, whose errors are already the first error. For every
+ * input it accepts, the fast path writes exactly the bytes the complete
+ * encoder writes (tests/unit/test-encode.c checks both on every test input
+ * and on randomized variants).
+ */
+
+/* The largest key the fast path writes; its room is checked once, up front. */
+#define FAST_KEY_MAX                                                             \
+  (sizeof (PscKeyGraphics) + PSC_MAX_COLOR_ATTACHMENTS * sizeof (uint16_t)       \
+   + sizeof (PscKeyGraphicsState) + sizeof (PscKeyDepthBias)                     \
+   + PSC_MAX_COLOR_ATTACHMENTS * sizeof (PscKeyBlendAttachment)                  \
+   + PSC_MAX_VERTEX_BINDINGS * sizeof (PscKeyVertexBinding)                      \
+   + PSC_MAX_VERTEX_ATTRIBUTES * sizeof (PscKeyVertexAttribute)                  \
+   + PSC_MAX_GRAPHICS_STAGES * (sizeof (PscKeyStage) + PSC_MAX_ENTRY_NAME        \
+                                + PSC_MAX_SPEC_CONSTANTS * (sizeof (PscKeySpecEntry) \
+                                                            + PSC_MAX_SPEC_VALUE_BYTES)))
+_Static_assert (FAST_KEY_MAX <= PSC_MAX_KEY_BYTES, "the fast path must fit a key buffer");
+
+#define DECLINE_IF(cond)                                                         \
+  do {                                                                           \
+    if (PSC_UNLIKELY (cond))                                                     \
+      return PSC_STATUS_DECLINED;                                                \
+  } while (0)
+
+/* A create-info header: sType, no pNext, no flags. */
+#define BAD_HEADER(ptr, stype)                                                   \
+  ((ptr) == NULL || (ptr)->sType != (stype) || (ptr)->pNext != NULL || (ptr)->flags != 0)
+
+/* One stage for the fast path, written at o: the same record encode_stage
+ * writes. Returns the end of the record, or NULL to decline (anything
+ * wrong: encode_stage reports it). */
+static inline __attribute__((always_inline)) uint8_t *
+fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscResolver *r,
+            uint8_t *o)
+{
+  if (PSC_UNLIKELY (s->sType != VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
+                    || s->pNext != NULL
+                    || (s->flags & ~(VkPipelineShaderStageCreateFlags) PSC_STAGE_CREATE_FLAGS)
+                    || s->module == VK_NULL_HANDLE || s->pName == NULL))
+    return NULL;
+  PscKeyStage k;
+  if (PSC_UNLIKELY (!r->shader (r->ctx, s->module, &k.shader_id, &k.generation)))
+    return NULL;
+  const char *name = s->pName;
+  size_t name_len = 0;
+  while (name[name_len] != '\0')
+    if (PSC_UNLIKELY (++name_len > PSC_MAX_ENTRY_NAME))
+      return NULL;
+
+  const VkSpecializationInfo *si = s->pSpecializationInfo;
+  const uint32_t n = si ? si->mapEntryCount : 0;
+  k.stage = stage;
+  k.flags = (uint8_t) s->flags;
+  k.name_len = (uint8_t) name_len;
+  k.spec_count = (uint8_t) n;
+  memcpy (o, &k, sizeof k);
+  o += sizeof k;
+  copy_small (o, (const uint8_t *) name, name_len);
+  o += name_len;
+  if (n == 0)
+    return o;
+
+  const VkSpecializationMapEntry *map = si->pMapEntries;
+  if (PSC_UNLIKELY (n > PSC_MAX_SPEC_CONSTANTS || map == NULL || si->pData == NULL))
+    return NULL;
+  uint64_t sorted[PSC_MAX_SPEC_CONSTANTS];
+  const size_t data_size = si->dataSize;
+  for (uint32_t j = 0; j < n; j++)
+    {
+      if (PSC_UNLIKELY (map[j].size > PSC_MAX_SPEC_VALUE_BYTES
+                        || (uint64_t) map[j].offset + map[j].size > data_size))
+        return NULL;
+      const uint64_t v = (uint64_t) map[j].constantID << 8 | j;
+      uint32_t i = j;
+      while (i > 0 && sorted[i - 1] > v)
+        {
+          sorted[i] = sorted[i - 1];
+          i--;
+        }
+      sorted[i] = v;
+    }
+  uint8_t *values = o + n * sizeof (PscKeySpecEntry);
+  const uint8_t *data = si->pData;
+  for (uint32_t j = 0; j < n; j++)
+    {
+      if (PSC_UNLIKELY (j > 0 && (sorted[j] >> 8) == (sorted[j - 1] >> 8)))
+        return NULL;
+      const VkSpecializationMapEntry *e = &map[sorted[j] & 0xff];
+      PscKeySpecEntry ke = { .constant_id = e->constantID, .size = (uint32_t) e->size };
+      memcpy (o, &ke, sizeof ke);
+      o += sizeof ke;
+      if (e->size == 4)          /* the common case: a 32-bit constant */
+        memcpy (values, data + e->offset, 4);
+      else
+        copy_small (values, data + e->offset, e->size);
+      values += e->size;
+    }
+  return values;
+}
+
+PscStatus
+psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mode,
+                          const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
+{
+  DECLINE_IF (ci == NULL || ci->sType != VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO
+              || mode != PSC_RENDERING_DYNAMIC || r == NULL || r->shader == NULL
+              || r->pipeline_layout == NULL || w->len > w->cap
+              || w->cap - w->len < FAST_KEY_MAX);
+
+  /* pNext: exactly one VkPipelineRenderingCreateInfo. */
+  const VkPipelineRenderingCreateInfo *ri = ci->pNext;
+  DECLINE_IF (ri == NULL || ri->sType != VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO
+              || ri->pNext != NULL);
+  DECLINE_IF ((ci->flags & ~(VkPipelineCreateFlags) PSC_GRAPHICS_CREATE_FLAGS)
+              || ci->basePipelineHandle != VK_NULL_HANDLE || ci->layout == VK_NULL_HANDLE
+              || ci->renderPass != VK_NULL_HANDLE);
+  PscKeyGraphics h;
+  DECLINE_IF (!r->pipeline_layout (r->ctx, ci->layout, &h.layout_id));
+
+  /* Rendering: colour formats go straight to the key. */
+  uint8_t *const base = w->data + w->len;
+  const uint32_t color_count = ri->colorAttachmentCount;
+  DECLINE_IF (color_count > PSC_MAX_COLOR_ATTACHMENTS
+              || (color_count && ri->pColorAttachmentFormats == NULL));
+  uint8_t *o = base + sizeof h;
+  for (uint32_t j = 0; j < color_count; j++)
+    {
+      uint16_t id;
+      DECLINE_IF (!psc_enum_format (ri->pColorAttachmentFormats[j], &id));
+      memcpy (o, &id, sizeof id);
+      o += sizeof id;
+    }
+  /* Depth: UNDEFINED or a depth format (D16..D32_S8 except S8); stencil:
+   * UNDEFINED or S8..D32_S8; equal when both are set. Their ids are their
+   * Vulkan values. */
+  const uint32_t df = (uint32_t) ri->depthAttachmentFormat;
+  const uint32_t sf = (uint32_t) ri->stencilAttachmentFormat;
+  DECLINE_IF ((df != 0 && (df - VK_FORMAT_D16_UNORM > 6u || df == VK_FORMAT_S8_UINT))
+              || (sf != 0 && sf - VK_FORMAT_S8_UINT > 3u) || (df != 0 && sf != 0 && df != sf));
+
+  /* Dynamic states: viewport and scissor must be dynamic (one form each). */
+  const VkPipelineDynamicStateCreateInfo *ds = ci->pDynamicState;
+  DECLINE_IF (BAD_HEADER (ds, VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO)
+              || (ds->dynamicStateCount && ds->pDynamicStates == NULL));
+  uint64_t dyn = 0;
+  for (uint32_t j = 0; j < ds->dynamicStateCount; j++)
+    {
+      const int bit = psc_enum_dynamic_state (ds->pDynamicStates[j]);
+      DECLINE_IF (bit < 0 || ((dyn >> bit) & 1));
+      dyn |= UINT64_C (1) << bit;
+    }
+  {
+    const uint64_t vp = dyn & (DYN (VIEWPORT) | DYN (VIEWPORT_WITH_COUNT));
+    const uint64_t sc = dyn & (DYN (SCISSOR) | DYN (SCISSOR_WITH_COUNT));
+    DECLINE_IF (vp == 0 || sc == 0 || (vp & (vp - 1)) || (sc & (sc - 1)));
+  }
+
+  /* Stages: valid graphics stage bits, each once, a vertex stage, no
+   * tessellation. Encoded in stage-bit order by walking the bit set. */
+  const uint32_t stage_count = ci->stageCount;
+  DECLINE_IF (stage_count - 1u >= PSC_MAX_GRAPHICS_STAGES || ci->pStages == NULL);
+  uint8_t index_of[PSC_STAGE_COUNT];
+  uint32_t seen = 0;
+  for (uint32_t i = 0; i < stage_count; i++)
+    {
+      uint8_t stage;
+      DECLINE_IF (!psc_enum_stage (ci->pStages[i].stage, &stage) || stage == PSC_STAGE_COMPUTE
+                  || ((seen >> stage) & 1));
+      seen |= 1u << stage;
+      index_of[stage] = (uint8_t) i;
+    }
+  DECLINE_IF (!(seen & (1u << PSC_STAGE_VERTEX))
+              || (seen & ((1u << PSC_STAGE_TESS_CONTROL) | (1u << PSC_STAGE_TESS_EVAL))));
+
+  PscKeyGraphicsState st;
+  memset (&st, 0, sizeof st);
+  uint8_t present = PSC_GFX_HAS_VIEWPORT | PSC_GFX_HAS_MULTISAMPLE;
+
+  /* Rasterization. */
+  const VkPipelineRasterizationStateCreateInfo *rs = ci->pRasterizationState;
+  DECLINE_IF (BAD_HEADER (rs, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO)
+              || (!(dyn & DYN (RASTERIZER_DISCARD_ENABLE)) && rs->rasterizerDiscardEnable)
+              || !psc_enum_polygon_mode (rs->polygonMode, &st.polygon_mode));
+  st.depth_clamp = rs->depthClampEnable != VK_FALSE;
+  if (!(dyn & DYN (CULL_MODE)))
+    DECLINE_IF (!psc_enum_cull_mode (rs->cullMode, &st.cull_mode));
+  if (!(dyn & DYN (FRONT_FACE)))
+    DECLINE_IF (!psc_enum_front_face (rs->frontFace, &st.front_face));
+  st.depth_bias_enable = !(dyn & DYN (DEPTH_BIAS_ENABLE)) && rs->depthBiasEnable;
+  PscKeyDepthBias bias;
+  if ((st.depth_bias_enable || (dyn & DYN (DEPTH_BIAS_ENABLE))) && !(dyn & DYN (DEPTH_BIAS)))
+    {
+      DECLINE_IF (!psc_float_bits (rs->depthBiasConstantFactor, &bias.constant)
+                  || !psc_float_bits (rs->depthBiasClamp, &bias.clamp)
+                  || !psc_float_bits (rs->depthBiasSlopeFactor, &bias.slope));
+      if (bias.constant | bias.clamp | bias.slope)
+        present |= PSC_GFX_HAS_DEPTH_BIAS;
+    }
+  if (!(dyn & DYN (LINE_WIDTH)))
+    DECLINE_IF (!psc_float_bits (rs->lineWidth, &st.line_width));
+
+  /* Input assembly. */
+  const VkPipelineInputAssemblyStateCreateInfo *ia = ci->pInputAssemblyState;
+  DECLINE_IF (BAD_HEADER (ia, VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO)
+              || !psc_enum_topology (ia->topology, &st.topology));
+  if (dyn & DYN (PRIMITIVE_TOPOLOGY))
+    st.topology = psc_topology_class (st.topology);
+  st.primitive_restart = !(dyn & DYN (PRIMITIVE_RESTART_ENABLE)) && ia->primitiveRestartEnable;
+
+  /* Viewport: counts only. */
+  const VkPipelineViewportStateCreateInfo *vp = ci->pViewportState;
+  DECLINE_IF (BAD_HEADER (vp, VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO));
+  if (!(dyn & DYN (VIEWPORT_WITH_COUNT)))
+    {
+      DECLINE_IF (vp->viewportCount - 1u >= PSC_MAX_VIEWPORTS);
+      st.viewport_count = (uint8_t) vp->viewportCount;
+    }
+  if (!(dyn & DYN (SCISSOR_WITH_COUNT)))
+    {
+      DECLINE_IF (vp->scissorCount - 1u >= PSC_MAX_VIEWPORTS);
+      st.scissor_count = (uint8_t) vp->scissorCount;
+    }
+
+  /* Multisample. */
+  const VkPipelineMultisampleStateCreateInfo *ms = ci->pMultisampleState;
+  DECLINE_IF (BAD_HEADER (ms, VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO)
+              || !psc_enum_samples (ms->rasterizationSamples, &st.samples)
+              || ms->sampleShadingEnable);
+  {
+    const uint64_t full = st.samples == 64 ? UINT64_MAX : (UINT64_C (1) << st.samples) - 1;
+    uint64_t mask = full;
+    if (ms->pSampleMask != NULL)
+      {
+        mask = ms->pSampleMask[0];
+        if (st.samples > 32)
+          mask |= (uint64_t) ms->pSampleMask[1] << 32;
+        mask &= full;
+      }
+    st.sample_mask[0] = (uint32_t) mask;
+    st.sample_mask[1] = (uint32_t) (mask >> 32);
+  }
+  st.alpha_to_coverage = ms->alphaToCoverageEnable != VK_FALSE;
+  st.alpha_to_one = ms->alphaToOneEnable != VK_FALSE;
+
+  /* Depth/stencil: read only when the rendering has a depth/stencil format. */
+  if (df != 0 || sf != 0)
+    {
+      const VkPipelineDepthStencilStateCreateInfo *dss = ci->pDepthStencilState;
+      DECLINE_IF (BAD_HEADER (dss, VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO));
+      st.depth_test = !(dyn & DYN (DEPTH_TEST_ENABLE)) && dss->depthTestEnable;
+      const bool depth_active = st.depth_test || (dyn & DYN (DEPTH_TEST_ENABLE));
+      st.depth_write = depth_active && !(dyn & DYN (DEPTH_WRITE_ENABLE)) && dss->depthWriteEnable;
+      if (depth_active && !(dyn & DYN (DEPTH_COMPARE_OP)))
+        DECLINE_IF (!psc_enum_compare_op (dss->depthCompareOp, &st.depth_compare));
+      st.depth_bounds_test = !(dyn & DYN (DEPTH_BOUNDS_TEST_ENABLE)) && dss->depthBoundsTestEnable;
+      DECLINE_IF (((st.depth_bounds_test || (dyn & DYN (DEPTH_BOUNDS_TEST_ENABLE)))
+                   && !(dyn & DYN (DEPTH_BOUNDS)))
+                  || dss->stencilTestEnable || (dyn & DYN (STENCIL_TEST_ENABLE)));
+      present |= PSC_GFX_HAS_DEPTH_STENCIL;
+    }
+
+  /* Colour blend: one attachment state per colour format, written straight
+   * to the key after the state and the depth-bias record. */
+  uint8_t *const blend_out = o + sizeof st + ((present & PSC_GFX_HAS_DEPTH_BIAS) ? sizeof bias : 0);
+  if (color_count > 0)
+    {
+      const VkPipelineColorBlendStateCreateInfo *cb = ci->pColorBlendState;
+      DECLINE_IF (BAD_HEADER (cb, VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO)
+                  || cb->attachmentCount != color_count || cb->logicOpEnable
+                  || cb->pAttachments == NULL);
+      bool uses_constants = false;
+      for (uint32_t j = 0; j < color_count; j++)
+        {
+          const VkPipelineColorBlendAttachmentState *a = &cb->pAttachments[j];
+          PscKeyBlendAttachment k;
+          memset (&k, 0, sizeof k);
+          DECLINE_IF (!psc_enum_color_components (a->colorWriteMask, &k.write_mask));
+          if (a->blendEnable)
+            {
+              DECLINE_IF (((uint32_t) a->srcColorBlendFactor > PSC_ENUM_MAX_BLEND_FACTOR)
+                          | ((uint32_t) a->dstColorBlendFactor > PSC_ENUM_MAX_BLEND_FACTOR)
+                          | ((uint32_t) a->srcAlphaBlendFactor > PSC_ENUM_MAX_BLEND_FACTOR)
+                          | ((uint32_t) a->dstAlphaBlendFactor > PSC_ENUM_MAX_BLEND_FACTOR)
+                          | ((uint32_t) a->colorBlendOp > PSC_ENUM_MAX_BLEND_OP)
+                          | ((uint32_t) a->alphaBlendOp > PSC_ENUM_MAX_BLEND_OP));
+              k.blend_enable = 1;
+              k.src_color = (uint8_t) a->srcColorBlendFactor;
+              k.dst_color = (uint8_t) a->dstColorBlendFactor;
+              k.color_op = (uint8_t) a->colorBlendOp;
+              k.src_alpha = (uint8_t) a->srcAlphaBlendFactor;
+              k.dst_alpha = (uint8_t) a->dstAlphaBlendFactor;
+              k.alpha_op = (uint8_t) a->alphaBlendOp;
+              uses_constants |= psc_blend_factor_uses_constants (k.src_color)
+                                | psc_blend_factor_uses_constants (k.dst_color)
+                                | psc_blend_factor_uses_constants (k.src_alpha)
+                                | psc_blend_factor_uses_constants (k.dst_alpha);
+            }
+          memcpy (blend_out + j * sizeof k, &k, sizeof k);
+        }
+      DECLINE_IF (uses_constants && !(dyn & DYN (BLEND_CONSTANTS)));
+      st.blend_count = (uint8_t) color_count;
+      present |= PSC_GFX_HAS_COLOR_BLEND;
+    }
+
+  /* Vertex input: counts here, records after the blend records. */
+  const VkPipelineVertexInputStateCreateInfo *vi = ci->pVertexInputState;
+  DECLINE_IF (BAD_HEADER (vi, VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO));
+  const uint32_t nb = vi->vertexBindingDescriptionCount;
+  const uint32_t na = vi->vertexAttributeDescriptionCount;
+  DECLINE_IF (nb > PSC_MAX_VERTEX_BINDINGS || na > PSC_MAX_VERTEX_ATTRIBUTES
+              || (nb && vi->pVertexBindingDescriptions == NULL)
+              || (na && vi->pVertexAttributeDescriptions == NULL));
+  st.binding_count = (uint8_t) nb;
+  st.attribute_count = (uint8_t) na;
+  memcpy (o, &st, sizeof st);
+  o += sizeof st;
+  if (present & PSC_GFX_HAS_DEPTH_BIAS)
+    {
+      memcpy (o, &bias, sizeof bias);
+      o += sizeof bias;
+    }
+  o += st.blend_count * sizeof (PscKeyBlendAttachment);
+
+  /* Bindings sorted by binding, attributes by location: each element is
+   * (number << 8 | index), insertion-sorted as it is read (one comparison
+   * per element when the input is already sorted). */
+  if (nb)
+    {
+      const VkVertexInputBindingDescription *d = vi->pVertexBindingDescriptions;
+      uint64_t sorted[PSC_MAX_VERTEX_BINDINGS];
+      for (uint32_t j = 0; j < nb; j++)
+        {
+          const uint64_t v = (uint64_t) d[j].binding << 8 | j;
+          uint32_t i = j;
+          while (i > 0 && sorted[i - 1] > v)
+            {
+              sorted[i] = sorted[i - 1];
+              i--;
+            }
+          sorted[i] = v;
+        }
+      const bool dyn_stride = (dyn & DYN (VERTEX_INPUT_BINDING_STRIDE)) != 0;
+      for (uint32_t j = 0; j < nb; j++)
+        {
+          const VkVertexInputBindingDescription *e = &d[sorted[j] & 0xff];
+          DECLINE_IF ((j > 0 && (sorted[j] >> 8) == (sorted[j - 1] >> 8))
+                      || (uint32_t) e->inputRate > PSC_ENUM_MAX_VERTEX_INPUT_RATE
+                      || e->binding > UINT16_MAX);
+          PscKeyVertexBinding k = {
+            .binding = (uint16_t) e->binding,
+            .input_rate = (uint16_t) e->inputRate,
+            .stride = dyn_stride ? 0 : e->stride,
+          };
+          memcpy (o, &k, sizeof k);
+          o += sizeof k;
+        }
+    }
+  if (na)
+    {
+      const VkVertexInputAttributeDescription *d = vi->pVertexAttributeDescriptions;
+      uint64_t sorted[PSC_MAX_VERTEX_ATTRIBUTES];
+      for (uint32_t j = 0; j < na; j++)
+        {
+          const uint64_t v = (uint64_t) d[j].location << 8 | j;
+          uint32_t i = j;
+          while (i > 0 && sorted[i - 1] > v)
+            {
+              sorted[i] = sorted[i - 1];
+              i--;
+            }
+          sorted[i] = v;
+        }
+      for (uint32_t j = 0; j < na; j++)
+        {
+          const VkVertexInputAttributeDescription *e = &d[sorted[j] & 0xff];
+          PscKeyVertexAttribute k;
+          DECLINE_IF ((j > 0 && (sorted[j] >> 8) == (sorted[j - 1] >> 8))
+                      || !psc_enum_format (e->format, &k.format)
+                      || (e->location | e->binding) > UINT8_MAX);
+          k.location = (uint8_t) e->location;
+          k.binding = (uint8_t) e->binding;
+          k.offset = e->offset;
+          memcpy (o, &k, sizeof k);
+          o += sizeof k;
+        }
+    }
+
+  h.tag = PSC_TAG_GRAPHICS;
+  h.flags = ci->flags;
+  h.dynamic_mask = dyn;
+  h.render_pass_id = 0;
+  h.subpass = 0;
+  h.view_mask = ri->viewMask;
+  h.depth_format = (uint16_t) df;
+  h.stencil_format = (uint16_t) sf;
+  h.rendering = (uint8_t) PSC_RENDERING_DYNAMIC;
+  h.stage_count = (uint8_t) stage_count;
+  h.present = present;
+  h.color_count = (uint8_t) color_count;
+  for (uint32_t m = seen; m != 0; m &= m - 1)
+    {
+      const uint32_t stage = (uint32_t) __builtin_ctz (m);
+      o = fast_stage (&ci->pStages[index_of[stage]], (uint8_t) stage, r, o);
+      DECLINE_IF (o == NULL);
+    }
+  memcpy (base, &h, sizeof h);
+  w->len = (size_t) (o - w->data);
+  return PSC_STATUS_OK;
+}
+
+PscStatus
+psc_encode_graphics (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mode,
+                     const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
+{
+  const size_t start = w->len;
+  PscStatus st = psc_encode_graphics_fast (ci, mode, r, w, err);
+  if (__builtin_expect (st != PSC_STATUS_DECLINED, 1))
+    return st;
+  w->len = start;
+  return psc_encode_graphics_full (ci, mode, r, w, err);
 }
 
 const VkGraphicsPipelineCreateInfo *

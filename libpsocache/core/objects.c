@@ -13,13 +13,17 @@
 /* ------------------------------------------------------------------------
  * Resolver over the core's tables: handle -> id (id = entry index + 1).
  */
-static bool
+/* The hit path resolves a few handles per request: keep it to one inline
+ * map probe and one entry read (no further calls). */
+static inline __attribute__((always_inline)) bool
 lookup_id (PscCore *core, PscKind kind, uint64_t handle, uint32_t *id)
 {
-  PscEntry *e = psc_core_entry_for_handle (core, kind, handle);
-  if (e == NULL)
+  uint32_t idx;
+  if (!psc_handle_map_lookup (core->handles[kind], handle, &idx))
     return false;
-  *id = (uint32_t) (e - core->entries[kind].items) + 1;
+  if (core->entries[kind].items[idx].state != PSC_ENTRY_READY)
+    return false;
+  *id = idx + 1;
   return true;
 }
 
@@ -36,9 +40,14 @@ static bool
 r_shader (void *ctx, VkShaderModule module, uint32_t *id, uint32_t *generation)
 {
   PscCore *core = ctx;
-  if (!lookup_id (core, PSC_KIND_SHADER, (uint64_t) module, id))
+  uint32_t idx;
+  if (!psc_handle_map_lookup (core->handles[PSC_KIND_SHADER], (uint64_t) module, &idx))
     return false;
-  *generation = core->entries[PSC_KIND_SHADER].items[*id - 1].generation;
+  const PscEntry *e = &core->entries[PSC_KIND_SHADER].items[idx];
+  if (e->state != PSC_ENTRY_READY)
+    return false;
+  *id = idx + 1;
+  *generation = e->generation;
   return true;
 }
 

@@ -8,6 +8,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "core-private.h"
+#include "table-map.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -81,19 +85,52 @@ psc_core_create_pipeline (PscCore *core, PscKind kind, const uint8_t *key, size_
   return psc_pipeline_create_fn (kind) (core, key, len, handle, err);
 }
 
-PscStatus
-psc_core_request_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
-                           PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn,
-                           void *context, VkPipeline *out, PscCoreRequestState *state,
-                           PscCoreError *err)
+/* A request's common case, inline: the key's entry is Ready. Hashes (the
+ * same XXH3 as psc_core_hash), finds, compares in full, touches. Anything
+ * else (a miss, Compiling, Failed, pass-through, a forced hash) returns
+ * false and psc_core_request_key handles the request from the start. */
+static inline bool
+try_ready_hit (PscCore *core, PscKind kind, const uint8_t *key, size_t len, VkPipeline *out,
+               PscCoreRequestState *state)
+{
+  if (__builtin_expect (core->cfg.pass_through | core->cfg.force_hash, 0))
+    return false;
+  const PscTableItem *item = psc_table_lookup (core->tables[kind], XXH3_64bits (key, len), key, len);
+  if (__builtin_expect (item == NULL, 0))
+    return false;
+  PscEntry *e = &core->entries[kind].items[item->value];
+  if (__builtin_expect (e->state != PSC_ENTRY_READY, 0))
+    return false;
+  e->last_used_frame = core->frame;
+  psc_stat_add (&core->stats.kinds[kind].hits, 1);
+  *out = (VkPipeline) e->handle;
+  *state = PSC_CORE_READY;
+  return true;
+}
+
+static inline PscStatus
+request_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
+                  PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn, void *context,
+                  VkPipeline *out, PscCoreRequestState *state, PscCoreError *err)
 {
   CHECK_REQUEST (core, ci, err);
   KEY_BUFFER (w);
   PscStatus st = psc_encode_graphics (ci, core->cfg.rendering, &core->resolver, &w, err);
   if (__builtin_expect (st != PSC_STATUS_OK, 0))
     return psc_core_reject (core, st);
+  if (try_ready_hit (core, PSC_KIND_GRAPHICS, w.data, w.len, out, state))
+    return PSC_STATUS_OK;
   return psc_core_request_key (core, PSC_KIND_GRAPHICS, w.data, w.len, policy, flags, fn,
                                context, out, state, NULL, err);
+}
+
+PscStatus
+psc_core_request_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
+                           PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn,
+                           void *context, VkPipeline *out, PscCoreRequestState *state,
+                           PscCoreError *err)
+{
+  return request_graphics (core, ci, policy, flags, fn, context, out, state, err);
 }
 
 PscStatus
@@ -116,7 +153,7 @@ psc_core_get_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci, Vk
                        PscCoreError *err)
 {
   PscCoreRequestState state;
-  return psc_core_request_graphics (core, ci, PSC_CORE_MISS_WAIT, 0, NULL, NULL, out, &state, err);
+  return request_graphics (core, ci, PSC_CORE_MISS_WAIT, 0, NULL, NULL, out, &state, err);
 }
 
 PscStatus

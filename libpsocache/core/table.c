@@ -15,6 +15,7 @@
  */
 #include "psc-core.h"
 #include "handle-map.h"
+#include "table-map.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,29 +23,13 @@
 #define ARENA_CHUNK (64 * 1024)
 #define MIN_SLOTS 64u
 
-/* A slot is empty when key == NULL, a tombstone when key == &tombstone. */
+/* What a tombstone's key points at (its key_len is 0: see table-map.h). */
 static const uint8_t tombstone;
-
-typedef struct ArenaChunk {
-  struct ArenaChunk *next;
-  size_t used;
-  size_t size;
-  uint8_t data[];
-} ArenaChunk;
-
-struct PscTable {
-  PscTableItem *slots;
-  size_t mask;          /* slot count - 1 */
-  size_t count;         /* live items */
-  size_t used;          /* live items + tombstones */
-  ArenaChunk *chunks;
-  size_t arena_bytes;   /* bytes reserved by the arena */
-};
 
 static void *
 arena_copy (PscTable *t, const void *key, size_t len)
 {
-  ArenaChunk *c = t->chunks;
+  PscArenaChunk *c = t->chunks;
   /* Keep every key 8-byte aligned so comparisons start aligned. */
   size_t need = (len + 7u) & ~(size_t) 7u;
   if (c == NULL || c->size - c->used < need)
@@ -86,10 +71,10 @@ psc_table_free (PscTable *t)
 {
   if (t == NULL)
     return;
-  ArenaChunk *c = t->chunks;
+  PscArenaChunk *c = t->chunks;
   while (c != NULL)
     {
-      ArenaChunk *next = c->next;
+      PscArenaChunk *next = c->next;
       free (c);
       c = next;
     }
@@ -106,17 +91,7 @@ slot_live (const PscTableItem *s)
 const PscTableItem *
 psc_table_find (const PscTable *t, uint64_t hash, const void *key, size_t len)
 {
-  size_t i = (size_t) hash & t->mask;
-  for (;;)
-    {
-      const PscTableItem *s = &t->slots[i];
-      if (s->key == NULL)
-        return NULL;
-      if (s->hash == hash && s->key_len == len && s->key != &tombstone &&
-          memcmp (s->key, key, len) == 0)
-        return s;
-      i = (i + 1) & t->mask;
-    }
+  return psc_table_lookup (t, hash, key, len);
 }
 
 uint32_t
@@ -169,6 +144,8 @@ psc_table_insert (PscTable *t, uint64_t hash, const void *key, size_t len,
 {
   if (len > UINT32_MAX)
     return psc_core_fail (err, PSC_STATUS_CAPACITY, "", "key of %zu bytes is too large", len);
+  if (len == 0)   /* a zero length marks a tombstone (table-map.h) */
+    return psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: empty key");
   if (psc_table_bucket_size (t, hash) >= PSC_COLLISION_BUCKET_CAPACITY)
     return psc_core_fail (err, PSC_STATUS_CAPACITY, "",
                           "collision bucket full: %u distinct keys already share hash 0x%016llx",

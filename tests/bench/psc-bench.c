@@ -9,7 +9,8 @@
  * before its call (the rebuild is timed separately and subtracted); P = the
  * same through prepared keys; F = median ns to XXH3-hash a fixed 1 KiB buffer
  * (same function and flags as the library) plus a memcmp of it, measured in
- * the same run; A = heap allocations per hit (malloc is interposed); K =
+ * the same run. Each figure is a median over batches of one timed loop over
+ * all N requests; A = heap allocations per hit (malloc is interposed); K =
  * median canonical key bytes per graphics key.
  *
  * async: P distinct, equally expensive graphics pipelines compiled three
@@ -359,108 +360,104 @@ bench_hit (uint32_t n, uint32_t batches)
   for (int i = 0; i < 1024; i++)
     buf[i] = (uint8_t) rng ();
   memcpy (copy, buf, 1024);
-  const uint32_t reps = 4000;
 
   unsigned long allocs = 0;
   uint64_t hits = 0;
   uintptr_t sink = 0;
-  /* Every call is timed on its own and the medians are taken over all
-   * calls of all batches, minus the median cost of an empty timing pair:
-   * a burst of load on the machine moves a few samples, not the median
-   * (timestamps from the TSC, fenced, calibrated against CLOCK_MONOTONIC).
-   * The floor is timed the same way in the same batches. The batch totals
-   * (rebuild subtracted) are printed on stderr as a cross-check. */
+  /* Batch timing: each figure of a batch is one loop over all n requests
+   * between two time-stamp-counter reads (fenced, calibrated against
+   * CLOCK_MONOTONIC), divided by n; the figures are medians over the
+   * batches, so a burst of load on the machine moves a batch or two, not
+   * the median. (This VM's counter advances in ~10 ns steps, too coarse for
+   * one call, fine for a loop.) H's loop rebuilds each create info before
+   * its call; the same loop with the call left out, run right before it in
+   * the same batch, is subtracted. The floor is timed the same way in the
+   * same batches. Per-call medians are printed on stderr as a cross-check. */
   calibrate_ticks ();
   size_t total = (size_t) n * batches, at = 0;
   double *call_h = malloc (total * sizeof *call_h);
   double *call_p = malloc (total * sizeof *call_p);
-  double *call_f = malloc (total * sizeof *call_f);
   double *call_0 = malloc (total * sizeof *call_0);
-  if (!call_h || !call_p || !call_f || !call_0)
+  if (!call_h || !call_p || !call_0)
     die ("out of memory", NULL);
   for (uint32_t k = 0; k < batches; k++)
     {
       shuffle (order, n);
-      /* Rebuild only (batch total). */
-      uint64_t t0 = now_ns ();
+      /* Rebuild only. */
+      uint64_t c0 = ticks ();
       for (uint32_t j = 0; j < n; j++)
         {
           fill (b, order[j], &o);
           opaque (b);
         }
-      uint64_t t_rebuild = now_ns () - t0;
-      /* Rebuild, then the timed hit. */
+      uint64_t c1 = ticks ();
+      const double t_rebuild = (double) (c1 - c0) * ns_per_tick;
+      /* Rebuild, then the hit. */
       unsigned long a0 = atomic_load (&alloc_count);
-      uint64_t t_full = 0;
+      c0 = ticks ();
       for (uint32_t j = 0; j < n; j++)
         {
           fill (b, order[j], &o);
-          uint64_t c0 = ticks ();
           sink ^= (uintptr_t) psc_cache_get_graphics_pipeline (cache, &b->ci, NULL);
-          uint64_t c1 = ticks ();
-          call_h[at + j] = (double) (c1 - c0) * ns_per_tick;
-          t_full += (uint64_t) ((double) (c1 - c0) * ns_per_tick);
         }
+      c1 = ticks ();
+      samples_h[k] = ((double) (c1 - c0) * ns_per_tick - t_rebuild) / n;
       /* Prepared. */
-      uint64_t t_prep = 0;
+      c0 = ticks ();
       for (uint32_t j = 0; j < n; j++)
-        {
-          uint64_t c0 = ticks ();
-          sink ^= (uintptr_t) psc_cache_get_prepared_pipeline (cache, ids[order[j]], NULL);
-          uint64_t c1 = ticks ();
-          call_p[at + j] = (double) (c1 - c0) * ns_per_tick;
-          t_prep += (uint64_t) ((double) (c1 - c0) * ns_per_tick);
-        }
+        sink ^= (uintptr_t) psc_cache_get_prepared_pipeline (cache, ids[order[j]], NULL);
+      c1 = ticks ();
+      samples_p[k] = (double) (c1 - c0) * ns_per_tick / n;
       allocs += atomic_load (&alloc_count) - a0;
       hits += 2ull * n;
+      /* The floor: XXH3 over 1 KiB + memcmp, n times. */
+      c0 = ticks ();
+      for (uint32_t j = 0; j < n; j++)
+        {
+          opaque (buf);
+          sink ^= (uintptr_t) XXH3_64bits (buf, 1024);
+          sink ^= (uintptr_t) memcmp (buf, copy, 1024);
+        }
+      c1 = ticks ();
+      samples_f[k] = (double) (c1 - c0) * ns_per_tick / n;
       /* Rebuild + canonicalize only (diagnostic: the encoder's share). */
-      uint64_t t2 = now_ns ();
+      c0 = ticks ();
       for (uint32_t j = 0; j < n; j++)
         {
           fill (b, order[j], &o);
           sink ^= psc_cache_get_graphics_key_size (cache, &b->ci, NULL);
         }
-      samples_e[k] = ((double) (now_ns () - t2) - (double) t_rebuild) / n;
-      /* The floor and the empty timing pair, in the same batch. */
+      c1 = ticks ();
+      samples_e[k] = ((double) (c1 - c0) * ns_per_tick - t_rebuild) / n;
+      /* Cross-check: every call timed on its own. */
       for (uint32_t j = 0; j < n; j++)
         {
+          fill (b, order[j], &o);
+          c0 = ticks ();
+          sink ^= (uintptr_t) psc_cache_get_graphics_pipeline (cache, &b->ci, NULL);
+          c1 = ticks ();
+          call_h[at + j] = (double) (c1 - c0) * ns_per_tick;
+          c0 = ticks ();
+          sink ^= (uintptr_t) psc_cache_get_prepared_pipeline (cache, ids[order[j]], NULL);
+          c1 = ticks ();
+          call_p[at + j] = (double) (c1 - c0) * ns_per_tick;
+          c0 = ticks ();
           opaque (buf);
-          uint64_t c0 = ticks ();
-          sink ^= (uintptr_t) XXH3_64bits (buf, 1024);
-          sink ^= (uintptr_t) memcmp (buf, copy, 1024);
-          uint64_t c1 = ticks ();
-          call_f[at + j] = (double) (c1 - c0) * ns_per_tick;
-          uint64_t e0 = ticks ();
-          opaque (buf);
-          uint64_t e1 = ticks ();
-          call_0[at + j] = (double) (e1 - e0) * ns_per_tick;
+          c1 = ticks ();
+          call_0[at + j] = (double) (c1 - c0) * ns_per_tick;
         }
       at += n;
-      samples_h[k] = (double) t_full / n;
-      samples_p[k] = (double) t_prep / n;
-      /* A batch-total floor, for the stderr cross-check. */
-      uint64_t tf = now_ns ();
-      for (uint32_t r = 0; r < reps; r++)
-        {
-          opaque (buf);
-          sink ^= (uintptr_t) XXH3_64bits (buf, 1024);
-          sink ^= (uintptr_t) memcmp (buf, copy, 1024);
-        }
-      samples_f[k] = (double) (now_ns () - tf) / reps;
-      (void) t_rebuild;
     }
 
+  double h = median (samples_h, batches);
+  double p = median (samples_p, batches);
+  double f = median (samples_f, batches);
   double overhead = median (call_0, total);
-  double h = median (call_h, total) - overhead;
-  double p = median (call_p, total) - overhead;
-  double f = median (call_f, total) - overhead;
-  fprintf (stderr, "psc-bench hit: per-call medians (timer pair %.1f ns subtracted); batch "
-           "totals: hit %.1f ns (timed calls), prepared %.1f ns, floor %.1f ns\n", overhead,
-           median (samples_h, batches) - overhead, median (samples_p, batches) - overhead,
-           median (samples_f, batches));
+  fprintf (stderr, "psc-bench hit: per-call cross-check (timer pair %.1f ns subtracted, ~10 ns "
+           "grain): hit %.1f ns, prepared %.1f ns\n", overhead,
+           median (call_h, total) - overhead, median (call_p, total) - overhead);
   free (call_h);
   free (call_p);
-  free (call_f);
   free (call_0);
 
   PscStats stats;

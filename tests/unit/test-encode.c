@@ -462,9 +462,58 @@ status_name (PscStatus s)
     }
 }
 
+/* The graphics fast path against the complete encoder. Every dynamic-backend
+ * graphics request a test encodes goes through this first: where the fast
+ * path accepts, the complete encoder must write the same bytes; where it
+ * fails (a stage error), the complete encoder must fail the same way; where
+ * it declines, there is nothing to compare. The counts prove the checks
+ * ran. */
+static struct {
+  unsigned accepted, failed, declined;
+} fast_counts;
+
+static void
+check_fast_path (const VkGraphicsPipelineCreateInfo *ci, const PscResolver *r,
+                 const PscKeyWriter *w, bool with_err)
+{
+  const size_t room = w->len <= w->cap ? w->cap - w->len : 0;
+  uint8_t *fast_buf = g_malloc (PSC_MAX_KEY_BYTES), *full_buf = g_malloc (PSC_MAX_KEY_BYTES);
+  PscKeyWriter fw = { fast_buf, 0, room }, cw = { full_buf, 0, room };
+  PscCoreError fe, ce;
+  memset (&fe, 0, sizeof fe);
+  memset (&ce, 0, sizeof ce);
+  PscStatus fs = psc_encode_graphics_fast (ci, PSC_RENDERING_DYNAMIC, r, &fw,
+                                           with_err ? &fe : NULL);
+  PscStatus cs = psc_encode_graphics_full (ci, PSC_RENDERING_DYNAMIC, r, &cw,
+                                           with_err ? &ce : NULL);
+  if (fs == PSC_STATUS_OK)
+    {
+      fast_counts.accepted++;
+      g_assert_cmpint (cs, ==, PSC_STATUS_OK);
+      g_assert_cmpuint (fw.len, ==, cw.len);
+      g_assert_cmpmem (fast_buf, fw.len, full_buf, cw.len);
+    }
+  else if (fs == PSC_STATUS_DECLINED)
+    fast_counts.declined++;
+  else
+    {
+      fast_counts.failed++;
+      g_assert_cmpint (fs, ==, cs);
+      if (with_err)
+        {
+          g_assert_cmpstr (fe.path, ==, ce.path);
+          g_assert_cmpstr (fe.message, ==, ce.message);
+        }
+    }
+  g_free (fast_buf);
+  g_free (full_buf);
+}
+
 static PscStatus
 encode_kind (Kind kind, const void *ci, const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
 {
+  if (kind == KIND_GRAPHICS_DYNAMIC)
+    check_fast_path (ci, r, w, err != NULL);
   switch (kind)
     {
     case KIND_SAMPLER: return psc_encode_sampler (ci, w, err);
@@ -4218,6 +4267,275 @@ setup_fake (void)
   g_assert_cmpuint (o->samples[0], ==, 0);
 }
 
+/* ===========================================================================
+ * The graphics fast path, randomized: a create info in the fast path's shape
+ * (no stencil test), then 1-4 random mutations drawn from valid, unusual and
+ * invalid values of every field the fast path reads; check_fast_path (through
+ * encode_kind) compares it with the complete encoder each time. The seed is
+ * printed; the counts must show that all three outcomes happened often.
+ */
+static uint32_t fuzz_state;
+
+static uint32_t
+fuzz (uint32_t n)
+{
+  fuzz_state ^= fuzz_state << 13;
+  fuzz_state ^= fuzz_state >> 17;
+  fuzz_state ^= fuzz_state << 5;
+  return fuzz_state % n;
+}
+
+#define PICK_FIRST(a, ...) a
+#define PICK(...)                                                                \
+  ({                                                                             \
+    const __typeof__ (PICK_FIRST (__VA_ARGS__, 0)) pick_[] = { __VA_ARGS__ };    \
+    pick_[fuzz (G_N_ELEMENTS (pick_))];                                          \
+  })
+
+static uint32_t
+fuzz_u32 (void)
+{
+  return PICK (0u, 1u, 2u, 3u, 4u, 7u, 8u, 10u, 13u, 15u, 16u, 18u, 19u, 20u, 255u, 256u,
+               0x7fffffffu, 1000156000u);
+}
+
+static float
+fuzz_float (void)
+{
+  return PICK (0.0f, -0.0f, 1.0f, 1.25f, -3.5f, 0.5f, NAN, INFINITY);
+}
+
+static void
+fuzz_mutate (Gfx *g)
+{
+  static VkBaseInStructure extra = { VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT, NULL };
+  const uint32_t stages = g->ci.stageCount;
+  VkPipelineShaderStageCreateInfo *st =
+    &g->stages[fuzz (stages == 0 || stages > G_N_ELEMENTS (g->stages) ? 1 : stages)];
+  VkPipelineColorBlendAttachmentState *a = &g->attachments[fuzz (PSC_MAX_COLOR_ATTACHMENTS)];
+  VkVertexInputAttributeDescription *at = &g->attributes[fuzz (4)];
+  switch (fuzz (64))
+    {
+    case 0: g->ci.flags = PICK (0u, 1u, 2u, 8u, 0x10u, 0x200u); break;
+    case 1: g->ci.basePipelineHandle = PICK (H (VkPipeline, 0), H (VkPipeline, 0x1234)); break;
+    case 2: g->ci.layout = PICK (hd.pl, hd.pl2, H (VkPipelineLayout, 0), FOREIGN (VkPipelineLayout)); break;
+    case 3: g->ci.renderPass = PICK (H (VkRenderPass, 0), hd.rp_simple); break;
+    case 4: gfx_set_colors (g, fuzz (PSC_MAX_COLOR_ATTACHMENTS + 1)); break;
+    case 5: g->color_formats[fuzz (PSC_MAX_COLOR_ATTACHMENTS)] =
+              PICK (VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R16_SFLOAT,
+                    VK_FORMAT_G8B8G8R8_422_UNORM, VK_FORMAT_UNDEFINED, (VkFormat) 0x7fffffff); break;
+    case 6: g->rendering.depthAttachmentFormat =
+              PICK (VK_FORMAT_UNDEFINED, VK_FORMAT_D16_UNORM, VK_FORMAT_D32_SFLOAT, VK_FORMAT_S8_UINT,
+                    VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_R8_UNORM,
+                    VK_FORMAT_X8_D24_UNORM_PACK32); break;
+    case 7: g->rendering.stencilAttachmentFormat =
+              PICK (VK_FORMAT_UNDEFINED, VK_FORMAT_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT,
+                    VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_D32_SFLOAT); break;
+    case 8: g->rendering.viewMask = PICK (0u, 3u); break;
+    case 9: g->rendering.pNext = fuzz (4) ? NULL : &extra; break;
+    case 10: g->rendering.colorAttachmentCount = PICK (0u, 1u, 9u); break;
+    case 11:
+      if (g->dynamic.dynamicStateCount < 40)
+        gfx_add_dynamic (g, PICK (VK_DYNAMIC_STATE_LINE_WIDTH, VK_DYNAMIC_STATE_DEPTH_BIAS,
+                                  VK_DYNAMIC_STATE_BLEND_CONSTANTS, VK_DYNAMIC_STATE_DEPTH_BOUNDS,
+                                  VK_DYNAMIC_STATE_STENCIL_REFERENCE, VK_DYNAMIC_STATE_CULL_MODE,
+                                  VK_DYNAMIC_STATE_FRONT_FACE, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY,
+                                  VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT,
+                                  VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT,
+                                  VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE,
+                                  VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE,
+                                  VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE,
+                                  VK_DYNAMIC_STATE_DEPTH_COMPARE_OP,
+                                  VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE,
+                                  VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE, VK_DYNAMIC_STATE_STENCIL_OP,
+                                  VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE,
+                                  VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE,
+                                  VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE,
+                                  VK_DYNAMIC_STATE_VIEWPORT, (VkDynamicState) 0x7fffffff));
+      break;
+    case 12: g->dynamic.dynamicStateCount = fuzz (3); break;
+    case 13: g->ci.pDynamicState = fuzz (4) ? &g->dynamic : NULL; break;
+    case 14: g->dynamic.flags = fuzz (2); break;
+    case 15:
+      {
+        VkPipelineShaderStageCreateInfo t = g->stages[0];
+        g->stages[0] = g->stages[1];
+        g->stages[1] = t;
+      }
+      break;
+    case 16:
+      if (g->ci.stageCount < PSC_MAX_GRAPHICS_STAGES)
+        gfx_add_stage (g, PICK (VK_SHADER_STAGE_GEOMETRY_BIT, VK_SHADER_STAGE_VERTEX_BIT,
+                                VK_SHADER_STAGE_COMPUTE_BIT, VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT),
+                       PICK (hd.gs, hd.vs, hd.tcs));
+      break;
+    case 17: if (g->ci.stageCount <= 3) gfx_add_tessellation (g, fuzz (40)); break;
+    case 18: st->stage = PICK (VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_FRAGMENT_BIT,
+                               VK_SHADER_STAGE_GEOMETRY_BIT, (VkShaderStageFlagBits) 3,
+                               (VkShaderStageFlagBits) 0); break;
+    case 19: g->ci.stageCount = PICK (0u, 1u, 6u); break;
+    case 20: st->sType = PICK (VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                               VK_STRUCTURE_TYPE_APPLICATION_INFO); break;
+    case 21: st->pNext = fuzz (3) ? NULL : &extra; break;
+    case 22: st->flags = PICK (0u, 1u, 2u, 0x100u); break;
+    case 23: st->module = PICK (hd.vs, hd.fs, hd.vs_gen2, hd.fs2, hd.vs_alias,
+                                H (VkShaderModule, 0), FOREIGN (VkShaderModule)); break;
+    case 24:
+      {
+        char *name = g->names[st - g->stages];
+        switch (fuzz (5))
+          {
+          case 0: strcpy (name, "main"); break;
+          case 1: strcpy (name, ""); break;
+          case 2: strcpy (name, "vs_main_long_entry_point"); break;
+          case 3: memset (name, 'x', 63); name[63] = '\0'; break;
+          default: memset (name, 'y', 64); name[64] = '\0'; break;
+          }
+        st->pName = fuzz (16) ? name : NULL;
+      }
+      break;
+    case 25: case 26: case 27:
+      {
+        const uint32_t i = (uint32_t) (st - g->stages);
+        VkSpecializationMapEntry *e = &g->map[i][fuzz (PSC_MAX_SPEC_CONSTANTS)];
+        switch (fuzz (6))
+          {
+          case 0: e->constantID = fuzz (10); break;
+          case 1: e->size = PICK ((size_t) 0, (size_t) 1, (size_t) 4, (size_t) 8, (size_t) 64,
+                                  (size_t) 65); break;
+          case 2: e->offset = PICK (0u, 4u, 8u, 60u, 1020u, 2000u); break;
+          case 3: g->spec[i].mapEntryCount = fuzz (PSC_MAX_SPEC_CONSTANTS + 2); break;
+          case 4: g->spec[i].dataSize = PICK ((size_t) 0, (size_t) 12, (size_t) 64,
+                                              (size_t) GFX_SPEC_BYTES); break;
+          default:
+            if (fuzz (2))
+              g->spec[i].pData = fuzz (4) ? g->spec_data[i] : NULL;
+            else
+              g->spec[i].pMapEntries = fuzz (4) ? g->map[i] : NULL;
+            break;
+          }
+        st->pSpecializationInfo = fuzz (8) ? &g->spec[i] : NULL;
+      }
+      break;
+    case 28: g->raster.depthClampEnable = fuzz (2); break;
+    case 29: g->raster.rasterizerDiscardEnable = fuzz (2); break;
+    case 30: g->raster.polygonMode = (VkPolygonMode) fuzz (4); break;
+    case 31: g->raster.cullMode = fuzz (5); break;
+    case 32: g->raster.frontFace = (VkFrontFace) fuzz (3); break;
+    case 33: g->raster.depthBiasEnable = fuzz (2); break;
+    case 34:
+      switch (fuzz (3))
+        {
+        case 0: g->raster.depthBiasConstantFactor = fuzz_float (); break;
+        case 1: g->raster.depthBiasClamp = fuzz_float (); break;
+        default: g->raster.depthBiasSlopeFactor = fuzz_float (); break;
+        }
+      break;
+    case 35: g->raster.lineWidth = fuzz_float (); break;
+    case 36: g->raster.flags = fuzz (2); g->raster.pNext = fuzz (3) ? NULL : &extra; break;
+    case 37: g->input_assembly.topology = (VkPrimitiveTopology) fuzz (12); break;
+    case 38: g->input_assembly.primitiveRestartEnable = fuzz (2); break;
+    case 39: g->viewport.viewportCount = PICK (0u, 1u, 2u, 16u, 17u); break;
+    case 40: g->viewport.scissorCount = PICK (0u, 1u, 3u, 16u, 17u); break;
+    case 41: g->multisample.rasterizationSamples = PICK (1u, 2u, 3u, 4u, 8u, 64u, 128u, 0u); break;
+    case 42: g->multisample.sampleShadingEnable = fuzz (2);
+             g->multisample.minSampleShading = fuzz_float (); break;
+    case 43:
+      g->sample_mask[0] = fuzz (2) ? 0x5u : 0xffffffffu;
+      g->sample_mask[1] = 0x3u;
+      g->multisample.pSampleMask = fuzz (2) ? g->sample_mask : NULL;
+      break;
+    case 44: g->multisample.alphaToCoverageEnable = fuzz (2);
+             g->multisample.alphaToOneEnable = fuzz (2); break;
+    case 45: g->depth_stencil.depthTestEnable = fuzz (2);
+             g->depth_stencil.depthWriteEnable = fuzz (2); break;
+    case 46: g->depth_stencil.depthCompareOp = (VkCompareOp) fuzz (9); break;
+    case 47: g->depth_stencil.depthBoundsTestEnable = fuzz (2);
+             g->depth_stencil.minDepthBounds = fuzz_float (); break;
+    case 48: g->depth_stencil.stencilTestEnable = fuzz (4) == 0; break;
+    case 49: g->ci.pDepthStencilState = fuzz (6) ? &g->depth_stencil : NULL; break;
+    case 50: g->blend.logicOpEnable = fuzz (4) == 0; g->blend.logicOp = (VkLogicOp) fuzz (17); break;
+    case 51: g->blend.attachmentCount = fuzz (PSC_MAX_COLOR_ATTACHMENTS + 2); break;
+    case 52: a->blendEnable = fuzz (2); break;
+    case 53:
+      switch (fuzz (4))
+        {
+        case 0: a->srcColorBlendFactor = (VkBlendFactor) fuzz (21); break;
+        case 1: a->dstColorBlendFactor = (VkBlendFactor) fuzz (21); break;
+        case 2: a->srcAlphaBlendFactor = (VkBlendFactor) fuzz (21); break;
+        default: a->dstAlphaBlendFactor = (VkBlendFactor) fuzz (21); break;
+        }
+      break;
+    case 54: a->colorBlendOp = (VkBlendOp) fuzz (6); a->alphaBlendOp = (VkBlendOp) fuzz (6); break;
+    case 55: a->colorWriteMask = fuzz (17); break;
+    case 56: g->blend.blendConstants[fuzz (4)] = fuzz_float (); break;
+    case 57: g->ci.pColorBlendState = fuzz (6) ? &g->blend : NULL; break;
+    case 58: g->vertex_input.vertexBindingDescriptionCount = PICK (0u, 1u, 2u, 17u);
+             g->vertex_input.vertexAttributeDescriptionCount = PICK (0u, 1u, 3u, 4u, 33u); break;
+    case 59:
+      {
+        VkVertexInputBindingDescription *b = &g->bindings[fuzz (2)];
+        switch (fuzz (3))
+          {
+          case 0: b->binding = PICK (0u, 1u, 5u, 70000u); break;
+          case 1: b->inputRate = (VkVertexInputRate) fuzz (3); break;
+          default: b->stride = fuzz_u32 (); break;
+          }
+      }
+      break;
+    case 60: at->location = PICK (0u, 1u, 2u, 3u, 9u, 300u); break;
+    case 61: at->binding = PICK (0u, 1u, 300u); at->offset = fuzz_u32 (); break;
+    case 62: at->format = PICK (VK_FORMAT_R32G32B32_SFLOAT, VK_FORMAT_R8G8B8A8_UNORM,
+                                VK_FORMAT_G8B8G8R8_422_UNORM, (VkFormat) 0x7fffffff); break;
+    default:
+      if (fuzz (2))
+        g->vertex_input.pVertexBindingDescriptions = fuzz (4) ? g->bindings : NULL;
+      else
+        g->vertex_input.pVertexAttributeDescriptions = fuzz (4) ? g->attributes : NULL;
+      break;
+    }
+}
+
+static void
+test_graphics_fast_path_random (void)
+{
+  fuzz_state = g_test_rand_int () | 1u;
+  g_test_message ("fast-path fuzz seed %u", fuzz_state);
+  memset (&fast_counts, 0, sizeof fast_counts);
+  const unsigned rounds = 6000;
+  for (unsigned i = 0; i < rounds; i++)
+    {
+      g_autofree Gfx *g = gfx_new (PSC_RENDERING_DYNAMIC);
+      g->depth_stencil.stencilTestEnable = VK_FALSE;
+      if (i == 0)
+        {
+          /* The base shape itself is accepted, and agrees. */
+          uint8_t buf[PSC_MAX_KEY_BYTES];
+          PscKeyWriter w = { buf, 0, sizeof buf };
+          g_assert_cmpint (psc_encode_graphics_fast (&g->ci, PSC_RENDERING_DYNAMIC,
+                                                     &fake->resolver, &w, NULL), ==,
+                           PSC_STATUS_OK);
+        }
+      else
+        for (uint32_t m = 1 + fuzz (4); m > 0; m--)
+          fuzz_mutate (g);
+      uint8_t buf[PSC_MAX_KEY_BYTES];
+      PscKeyWriter w = { buf, 0, sizeof buf };
+      PscCoreError err;
+      encode_kind (KD, &g->ci, &fake->resolver, &w, (i & 1) ? &err : NULL);
+      /* The same create info with little room left in the writer. */
+      if (i % 16 == 0)
+        {
+          PscKeyWriter small = { buf, 0, 64 };
+          encode_kind (KD, &g->ci, &fake->resolver, &small, &err);
+        }
+    }
+  g_test_message ("fast path: %u accepted, %u declined, %u failed", fast_counts.accepted,
+                  fast_counts.declined, fast_counts.failed);
+  g_assert_cmpuint (fast_counts.accepted, >=, rounds / 5);
+  g_assert_cmpuint (fast_counts.declined, >=, rounds / 5);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -4246,6 +4564,7 @@ main (int argc, char **argv)
         }
     }
   g_test_add_func ("/encode/graphics/no-alias", test_graphics_no_alias);
+  g_test_add_func ("/encode/graphics/fast-path-random", test_graphics_fast_path_random);
   g_test_add_func ("/encode/graphics/legacy-blend-count", test_graphics_legacy_blend_count);
   g_test_add_func ("/encode/graphics/legacy-no-alias", test_graphics_legacy_no_alias);
   g_test_add_func ("/encode/graphics/round-trip-variants", test_round_trip_graphics_variants);
