@@ -1017,10 +1017,192 @@ _Static_assert (FAST_KEY_MAX <= PSC_MAX_KEY_BYTES, "the fast path must fit a key
 #define BAD_HEADER(ptr, stype)                                                   \
   ((ptr) == NULL || (ptr)->sType != (stype) || (ptr)->pNext != NULL || (ptr)->flags != 0)
 
+/* The fast path's staging records (the 40-byte graphics header and the
+ * 44-byte state) are zeroed and copied in 16-, 8- and 4-byte moves: a single
+ * memset or memcpy of these sizes compiles to a `rep stos/movs` with GCC's
+ * generic tuning, whose start-up cost was a third of the fast path's time. */
+_Static_assert (sizeof (PscKeyGraphics) == 40 && sizeof (PscKeyGraphicsState) == 44,
+                "update zero_record and copy_record");
+
+static inline void
+copy_record (uint8_t *dst, const void *src, size_t n)
+{
+  const uint8_t *s = src;
+  memcpy (dst, s, 16);
+  memcpy (dst + 16, s + 16, 16);
+  memcpy (dst + 32, s + 32, 8);
+  if (n == 44)
+    memcpy (dst + 40, s + 40, 4);
+}
+
+static inline void
+zero_record (void *dst, size_t n)
+{
+  static const uint8_t zeros[48];
+  copy_record (dst, zeros, n);
+}
+
+/* Sorts order[0..n) by the u32 number at base + order[i] * stride (n <= 32,
+ * stable); false if two numbers are equal. */
+static PSC_COLD bool
+sort_by_number (uint8_t *order, const uint32_t *base, size_t stride, uint32_t n)
+{
+  uint64_t v[PSC_MAX_VERTEX_ATTRIBUTES];
+  for (uint32_t j = 0; j < n; j++)
+    {
+      const uint32_t number = *(const uint32_t *) ((const uint8_t *) base + j * stride);
+      const uint64_t x = (uint64_t) number << 8 | j;
+      uint32_t i = j;
+      while (i > 0 && v[i - 1] > x)
+        {
+          v[i] = v[i - 1];
+          i--;
+        }
+      v[i] = x;
+    }
+  for (uint32_t j = 0; j < n; j++)
+    {
+      if (j > 0 && (v[j] >> 8) == (v[j - 1] >> 8))
+        return false;
+      order[j] = (uint8_t) (v[j] & 0xff);
+    }
+  return true;
+}
+
+#define FAIL_IF(cond)                                                            \
+  do {                                                                           \
+    if (PSC_UNLIKELY (cond))                                                     \
+      return NULL;                                                               \
+  } while (0)
+
+/* Colour blend attachment states for the fast path, written at out (one
+ * PscKeyBlendAttachment each); false to decline. With blending off the
+ * factors and ops are neither checked nor kept. */
+static __attribute__((noinline)) bool
+fast_blend (const VkPipelineColorBlendAttachmentState *atts, uint32_t count,
+            bool dynamic_constants, uint8_t *out)
+{
+  uint32_t bad = 0, uses_constants = 0;
+  for (uint32_t j = 0; j < count; j++, out += sizeof (PscKeyBlendAttachment))
+    {
+      /* Byte stores straight to the key: a record assembled in memory and
+       * reloaded whole would stall on store forwarding. */
+      const VkPipelineColorBlendAttachmentState *a = &atts[j];
+      bad |= (uint32_t) a->colorWriteMask > PSC_ENUM_MAX_COLOR_COMPONENTS;
+      out[offsetof (PscKeyBlendAttachment, write_mask)] = (uint8_t) a->colorWriteMask;
+      if (a->blendEnable)
+        {
+          const uint32_t sc = a->srcColorBlendFactor, dc = a->dstColorBlendFactor;
+          const uint32_t sa = a->srcAlphaBlendFactor, da = a->dstAlphaBlendFactor;
+          const uint32_t co = a->colorBlendOp, ao = a->alphaBlendOp;
+          bad |= (sc > PSC_ENUM_MAX_BLEND_FACTOR) | (dc > PSC_ENUM_MAX_BLEND_FACTOR)
+                 | (sa > PSC_ENUM_MAX_BLEND_FACTOR) | (da > PSC_ENUM_MAX_BLEND_FACTOR)
+                 | (co > PSC_ENUM_MAX_BLEND_OP) | (ao > PSC_ENUM_MAX_BLEND_OP);
+          /* CONSTANT_COLOR .. ONE_MINUS_CONSTANT_ALPHA read the constants. */
+          uses_constants |= (sc - VK_BLEND_FACTOR_CONSTANT_COLOR < 4u)
+                            | (dc - VK_BLEND_FACTOR_CONSTANT_COLOR < 4u)
+                            | (sa - VK_BLEND_FACTOR_CONSTANT_COLOR < 4u)
+                            | (da - VK_BLEND_FACTOR_CONSTANT_COLOR < 4u);
+          out[offsetof (PscKeyBlendAttachment, blend_enable)] = 1;
+          out[offsetof (PscKeyBlendAttachment, src_color)] = (uint8_t) sc;
+          out[offsetof (PscKeyBlendAttachment, dst_color)] = (uint8_t) dc;
+          out[offsetof (PscKeyBlendAttachment, color_op)] = (uint8_t) co;
+          out[offsetof (PscKeyBlendAttachment, src_alpha)] = (uint8_t) sa;
+          out[offsetof (PscKeyBlendAttachment, dst_alpha)] = (uint8_t) da;
+          out[offsetof (PscKeyBlendAttachment, alpha_op)] = (uint8_t) ao;
+        }
+      else
+        {
+          /* Blending off: only the write mask is kept (constant stores,
+           * which the compiler merges). */
+          for (size_t b = 0; b < offsetof (PscKeyBlendAttachment, write_mask); b++)
+            out[b] = 0;
+        }
+    }
+  return !(bad | (uses_constants & !dynamic_constants));
+}
+
+/* Vertex bindings and attributes for the fast path, written at o; returns
+ * the end, or NULL to decline. */
+static __attribute__((noinline)) uint8_t *
+fast_vertex_input (const VkPipelineVertexInputStateCreateInfo *vi, bool dynamic_stride, uint8_t *o)
+{
+  /* Bindings sorted by binding, attributes by location. Input that is
+   * already strictly increasing (the usual case) is written as it is read;
+   * anything else is sorted first, and a repeated number declines. */
+  const uint32_t nb = vi->vertexBindingDescriptionCount;
+  const uint32_t na = vi->vertexAttributeDescriptionCount;
+  const VkVertexInputBindingDescription *bd = vi->pVertexBindingDescriptions;
+  const VkVertexInputAttributeDescription *ad = vi->pVertexAttributeDescriptions;
+  const uint32_t stride_mask = dynamic_stride ? 0 : UINT32_MAX;
+  uint8_t order[PSC_MAX_VERTEX_ATTRIBUTES];
+  uint32_t bad = 0;
+
+  bool sorted = true;
+  for (uint32_t j = 1; j < nb; j++)
+    sorted &= bd[j].binding > bd[j - 1].binding;
+  if (PSC_LIKELY (sorted))
+    for (uint32_t j = 0; j < nb; j++)
+      order[j] = (uint8_t) j;
+  else
+    FAIL_IF (!sort_by_number (order, &bd[0].binding, sizeof *bd, nb));
+  for (uint32_t j = 0; j < nb; j++)
+    {
+      const VkVertexInputBindingDescription *e = &bd[order[j]];
+      bad |= ((uint32_t) e->inputRate > PSC_ENUM_MAX_VERTEX_INPUT_RATE) | (e->binding > UINT16_MAX);
+      PscKeyVertexBinding k = {
+        .binding = (uint16_t) e->binding,
+        .input_rate = (uint16_t) e->inputRate,
+        .stride = e->stride & stride_mask,
+      };
+      memcpy (o, &k, sizeof k);
+      o += sizeof k;
+    }
+
+  sorted = true;
+  for (uint32_t j = 1; j < na; j++)
+    sorted &= ad[j].location > ad[j - 1].location;
+  if (PSC_LIKELY (sorted))
+    {
+      for (uint32_t j = 0; j < na; j++)
+        {
+          PscKeyVertexAttribute k;
+          const uint32_t f = (uint32_t) ad[j].format;
+          if (PSC_LIKELY (f <= PSC_FORMAT_ID_CORE_MAX))
+            k.format = (uint16_t) f;
+          else
+            bad |= !psc_enum_format (ad[j].format, &k.format);
+          bad |= (ad[j].location | ad[j].binding) > UINT8_MAX;
+          k.location = (uint8_t) ad[j].location;
+          k.binding = (uint8_t) ad[j].binding;
+          k.offset = ad[j].offset;
+          memcpy (o, &k, sizeof k);
+          o += sizeof k;
+        }
+    }
+  else
+    {
+      FAIL_IF (!sort_by_number (order, &ad[0].location, sizeof *ad, na));
+      for (uint32_t j = 0; j < na; j++)
+        {
+          const VkVertexInputAttributeDescription *e = &ad[order[j]];
+          PscKeyVertexAttribute k;
+          bad |= !psc_enum_format (e->format, &k.format) | ((e->location | e->binding) > UINT8_MAX);
+          k.location = (uint8_t) e->location;
+          k.binding = (uint8_t) e->binding;
+          k.offset = e->offset;
+          memcpy (o, &k, sizeof k);
+          o += sizeof k;
+        }
+    }
+  FAIL_IF (bad);
+  return o;
+}
+
 /* One stage for the fast path, written at o: the same record encode_stage
  * writes. Returns the end of the record, or NULL to decline (anything
  * wrong: encode_stage reports it). */
-static inline __attribute__((always_inline)) uint8_t *
+static __attribute__((noinline)) uint8_t *
 fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscResolver *r,
             uint8_t *o)
 {
@@ -1029,8 +1211,10 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
                     || (s->flags & ~(VkPipelineShaderStageCreateFlags) PSC_STAGE_CREATE_FLAGS)
                     || s->module == VK_NULL_HANDLE || s->pName == NULL))
     return NULL;
-  PscKeyStage k;
-  if (PSC_UNLIKELY (!r->shader (r->ctx, s->module, &k.shader_id, &k.generation)))
+  /* The resolver's outputs are read back one by one, as they were stored
+   * (one 8-byte load of two fresh 4-byte stores would stall). */
+  uint32_t shader_id, generation;
+  if (PSC_UNLIKELY (!r->shader (r->ctx, s->module, &shader_id, &generation)))
     return NULL;
   const char *name = s->pName;
   size_t name_len = 0;
@@ -1040,12 +1224,13 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
 
   const VkSpecializationInfo *si = s->pSpecializationInfo;
   const uint32_t n = si ? si->mapEntryCount : 0;
-  k.stage = stage;
-  k.flags = (uint8_t) s->flags;
-  k.name_len = (uint8_t) name_len;
-  k.spec_count = (uint8_t) n;
-  memcpy (o, &k, sizeof k);
-  o += sizeof k;
+  memcpy (o + offsetof (PscKeyStage, shader_id), &shader_id, 4);
+  memcpy (o + offsetof (PscKeyStage, generation), &generation, 4);
+  o[offsetof (PscKeyStage, stage)] = stage;
+  o[offsetof (PscKeyStage, flags)] = (uint8_t) s->flags;
+  o[offsetof (PscKeyStage, name_len)] = (uint8_t) name_len;
+  o[offsetof (PscKeyStage, spec_count)] = (uint8_t) n;
+  o += sizeof (PscKeyStage);
   copy_small (o, (const uint8_t *) name, name_len);
   o += name_len;
   if (n == 0)
@@ -1105,15 +1290,17 @@ psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
   DECLINE_IF ((ci->flags & ~(VkPipelineCreateFlags) PSC_GRAPHICS_CREATE_FLAGS)
               || ci->basePipelineHandle != VK_NULL_HANDLE || ci->layout == VK_NULL_HANDLE
               || ci->renderPass != VK_NULL_HANDLE);
-  PscKeyGraphics h;
-  DECLINE_IF (!r->pipeline_layout (r->ctx, ci->layout, &h.layout_id));
+  uint32_t layout_id;
+  DECLINE_IF (!r->pipeline_layout (r->ctx, ci->layout, &layout_id));
 
-  /* Rendering: colour formats go straight to the key. */
+  /* Every key byte is written once, straight into the writer's buffer (no
+   * staging record copied afterwards: a wide load of bytes stored a moment
+   * before stalls on store forwarding). */
   uint8_t *const base = w->data + w->len;
   const uint32_t color_count = ri->colorAttachmentCount;
   DECLINE_IF (color_count > PSC_MAX_COLOR_ATTACHMENTS
               || (color_count && ri->pColorAttachmentFormats == NULL));
-  uint8_t *o = base + sizeof h;
+  uint8_t *o = base + sizeof (PscKeyGraphics);
   for (uint32_t j = 0; j < color_count; j++)
     {
       uint16_t id;
@@ -1163,40 +1350,66 @@ psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
   DECLINE_IF (!(seen & (1u << PSC_STAGE_VERTEX))
               || (seen & ((1u << PSC_STAGE_TESS_CONTROL) | (1u << PSC_STAGE_TESS_EVAL))));
 
-  PscKeyGraphicsState st;
-  memset (&st, 0, sizeof st);
+  /* The state record, written in place: zeroed, then field by field. */
+  uint8_t *const sp = o;
+  zero_record (sp, sizeof (PscKeyGraphicsState));
+#define ST(field, value)                                                         \
+  do {                                                                           \
+    const __typeof__ (((PscKeyGraphicsState *) 0)->field) v_ = (value);          \
+    memcpy (sp + offsetof (PscKeyGraphicsState, field), &v_, sizeof v_);         \
+  } while (0)
+  o += sizeof (PscKeyGraphicsState);
   uint8_t present = PSC_GFX_HAS_VIEWPORT | PSC_GFX_HAS_MULTISAMPLE;
+  uint8_t e8;
 
   /* Rasterization. */
   const VkPipelineRasterizationStateCreateInfo *rs = ci->pRasterizationState;
   DECLINE_IF (BAD_HEADER (rs, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO)
               || (!(dyn & DYN (RASTERIZER_DISCARD_ENABLE)) && rs->rasterizerDiscardEnable)
-              || !psc_enum_polygon_mode (rs->polygonMode, &st.polygon_mode));
-  st.depth_clamp = rs->depthClampEnable != VK_FALSE;
+              || !psc_enum_polygon_mode (rs->polygonMode, &e8));
+  ST (polygon_mode, e8);
+  ST (depth_clamp, rs->depthClampEnable != VK_FALSE);
   if (!(dyn & DYN (CULL_MODE)))
-    DECLINE_IF (!psc_enum_cull_mode (rs->cullMode, &st.cull_mode));
-  if (!(dyn & DYN (FRONT_FACE)))
-    DECLINE_IF (!psc_enum_front_face (rs->frontFace, &st.front_face));
-  st.depth_bias_enable = !(dyn & DYN (DEPTH_BIAS_ENABLE)) && rs->depthBiasEnable;
-  PscKeyDepthBias bias;
-  if ((st.depth_bias_enable || (dyn & DYN (DEPTH_BIAS_ENABLE))) && !(dyn & DYN (DEPTH_BIAS)))
     {
-      DECLINE_IF (!psc_float_bits (rs->depthBiasConstantFactor, &bias.constant)
-                  || !psc_float_bits (rs->depthBiasClamp, &bias.clamp)
-                  || !psc_float_bits (rs->depthBiasSlopeFactor, &bias.slope));
-      if (bias.constant | bias.clamp | bias.slope)
-        present |= PSC_GFX_HAS_DEPTH_BIAS;
+      DECLINE_IF (!psc_enum_cull_mode (rs->cullMode, &e8));
+      ST (cull_mode, e8);
+    }
+  if (!(dyn & DYN (FRONT_FACE)))
+    {
+      DECLINE_IF (!psc_enum_front_face (rs->frontFace, &e8));
+      ST (front_face, e8);
+    }
+  const bool bias_enable = !(dyn & DYN (DEPTH_BIAS_ENABLE)) && rs->depthBiasEnable;
+  ST (depth_bias_enable, bias_enable);
+  if ((bias_enable || (dyn & DYN (DEPTH_BIAS_ENABLE))) && !(dyn & DYN (DEPTH_BIAS)))
+    {
+      uint32_t c, cl, sl;
+      DECLINE_IF (!psc_float_bits (rs->depthBiasConstantFactor, &c)
+                  || !psc_float_bits (rs->depthBiasClamp, &cl)
+                  || !psc_float_bits (rs->depthBiasSlopeFactor, &sl));
+      if (c | cl | sl)
+        {
+          /* The depth-bias record follows the state record. */
+          memcpy (o + offsetof (PscKeyDepthBias, constant), &c, 4);
+          memcpy (o + offsetof (PscKeyDepthBias, clamp), &cl, 4);
+          memcpy (o + offsetof (PscKeyDepthBias, slope), &sl, 4);
+          o += sizeof (PscKeyDepthBias);
+          present |= PSC_GFX_HAS_DEPTH_BIAS;
+        }
     }
   if (!(dyn & DYN (LINE_WIDTH)))
-    DECLINE_IF (!psc_float_bits (rs->lineWidth, &st.line_width));
+    {
+      uint32_t lw;
+      DECLINE_IF (!psc_float_bits (rs->lineWidth, &lw));
+      ST (line_width, lw);
+    }
 
   /* Input assembly. */
   const VkPipelineInputAssemblyStateCreateInfo *ia = ci->pInputAssemblyState;
   DECLINE_IF (BAD_HEADER (ia, VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO)
-              || !psc_enum_topology (ia->topology, &st.topology));
-  if (dyn & DYN (PRIMITIVE_TOPOLOGY))
-    st.topology = psc_topology_class (st.topology);
-  st.primitive_restart = !(dyn & DYN (PRIMITIVE_RESTART_ENABLE)) && ia->primitiveRestartEnable;
+              || !psc_enum_topology (ia->topology, &e8));
+  ST (topology, (dyn & DYN (PRIMITIVE_TOPOLOGY)) ? psc_topology_class (e8) : e8);
+  ST (primitive_restart, !(dyn & DYN (PRIMITIVE_RESTART_ENABLE)) && ia->primitiveRestartEnable);
 
   /* Viewport: counts only. */
   const VkPipelineViewportStateCreateInfo *vp = ci->pViewportState;
@@ -1204,96 +1417,74 @@ psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
   if (!(dyn & DYN (VIEWPORT_WITH_COUNT)))
     {
       DECLINE_IF (vp->viewportCount - 1u >= PSC_MAX_VIEWPORTS);
-      st.viewport_count = (uint8_t) vp->viewportCount;
+      ST (viewport_count, (uint8_t) vp->viewportCount);
     }
   if (!(dyn & DYN (SCISSOR_WITH_COUNT)))
     {
       DECLINE_IF (vp->scissorCount - 1u >= PSC_MAX_VIEWPORTS);
-      st.scissor_count = (uint8_t) vp->scissorCount;
+      ST (scissor_count, (uint8_t) vp->scissorCount);
     }
 
   /* Multisample. */
   const VkPipelineMultisampleStateCreateInfo *ms = ci->pMultisampleState;
+  uint8_t samples;
   DECLINE_IF (BAD_HEADER (ms, VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO)
-              || !psc_enum_samples (ms->rasterizationSamples, &st.samples)
+              || !psc_enum_samples (ms->rasterizationSamples, &samples)
               || ms->sampleShadingEnable);
+  ST (samples, samples);
   {
-    const uint64_t full = st.samples == 64 ? UINT64_MAX : (UINT64_C (1) << st.samples) - 1;
+    const uint64_t full = samples == 64 ? UINT64_MAX : (UINT64_C (1) << samples) - 1;
     uint64_t mask = full;
     if (ms->pSampleMask != NULL)
       {
         mask = ms->pSampleMask[0];
-        if (st.samples > 32)
+        if (samples > 32)
           mask |= (uint64_t) ms->pSampleMask[1] << 32;
         mask &= full;
       }
-    st.sample_mask[0] = (uint32_t) mask;
-    st.sample_mask[1] = (uint32_t) (mask >> 32);
+    ST (sample_mask[0], (uint32_t) mask);
+    ST (sample_mask[1], (uint32_t) (mask >> 32));
   }
-  st.alpha_to_coverage = ms->alphaToCoverageEnable != VK_FALSE;
-  st.alpha_to_one = ms->alphaToOneEnable != VK_FALSE;
+  ST (alpha_to_coverage, ms->alphaToCoverageEnable != VK_FALSE);
+  ST (alpha_to_one, ms->alphaToOneEnable != VK_FALSE);
 
   /* Depth/stencil: read only when the rendering has a depth/stencil format. */
   if (df != 0 || sf != 0)
     {
       const VkPipelineDepthStencilStateCreateInfo *dss = ci->pDepthStencilState;
       DECLINE_IF (BAD_HEADER (dss, VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO));
-      st.depth_test = !(dyn & DYN (DEPTH_TEST_ENABLE)) && dss->depthTestEnable;
-      const bool depth_active = st.depth_test || (dyn & DYN (DEPTH_TEST_ENABLE));
-      st.depth_write = depth_active && !(dyn & DYN (DEPTH_WRITE_ENABLE)) && dss->depthWriteEnable;
+      const bool depth_test = !(dyn & DYN (DEPTH_TEST_ENABLE)) && dss->depthTestEnable;
+      const bool depth_active = depth_test || (dyn & DYN (DEPTH_TEST_ENABLE));
+      ST (depth_test, depth_test);
+      ST (depth_write, depth_active && !(dyn & DYN (DEPTH_WRITE_ENABLE)) && dss->depthWriteEnable);
       if (depth_active && !(dyn & DYN (DEPTH_COMPARE_OP)))
-        DECLINE_IF (!psc_enum_compare_op (dss->depthCompareOp, &st.depth_compare));
-      st.depth_bounds_test = !(dyn & DYN (DEPTH_BOUNDS_TEST_ENABLE)) && dss->depthBoundsTestEnable;
-      DECLINE_IF (((st.depth_bounds_test || (dyn & DYN (DEPTH_BOUNDS_TEST_ENABLE)))
+        {
+          DECLINE_IF (!psc_enum_compare_op (dss->depthCompareOp, &e8));
+          ST (depth_compare, e8);
+        }
+      const bool bounds_test = !(dyn & DYN (DEPTH_BOUNDS_TEST_ENABLE)) && dss->depthBoundsTestEnable;
+      ST (depth_bounds_test, bounds_test);
+      DECLINE_IF (((bounds_test || (dyn & DYN (DEPTH_BOUNDS_TEST_ENABLE)))
                    && !(dyn & DYN (DEPTH_BOUNDS)))
                   || dss->stencilTestEnable || (dyn & DYN (STENCIL_TEST_ENABLE)));
       present |= PSC_GFX_HAS_DEPTH_STENCIL;
     }
 
-  /* Colour blend: one attachment state per colour format, written straight
-   * to the key after the state and the depth-bias record. */
-  uint8_t *const blend_out = o + sizeof st + ((present & PSC_GFX_HAS_DEPTH_BIAS) ? sizeof bias : 0);
+  /* Colour blend: one attachment state per colour format. */
   if (color_count > 0)
     {
       const VkPipelineColorBlendStateCreateInfo *cb = ci->pColorBlendState;
       DECLINE_IF (BAD_HEADER (cb, VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO)
                   || cb->attachmentCount != color_count || cb->logicOpEnable
                   || cb->pAttachments == NULL);
-      bool uses_constants = false;
-      for (uint32_t j = 0; j < color_count; j++)
-        {
-          const VkPipelineColorBlendAttachmentState *a = &cb->pAttachments[j];
-          PscKeyBlendAttachment k;
-          memset (&k, 0, sizeof k);
-          DECLINE_IF (!psc_enum_color_components (a->colorWriteMask, &k.write_mask));
-          if (a->blendEnable)
-            {
-              DECLINE_IF (((uint32_t) a->srcColorBlendFactor > PSC_ENUM_MAX_BLEND_FACTOR)
-                          | ((uint32_t) a->dstColorBlendFactor > PSC_ENUM_MAX_BLEND_FACTOR)
-                          | ((uint32_t) a->srcAlphaBlendFactor > PSC_ENUM_MAX_BLEND_FACTOR)
-                          | ((uint32_t) a->dstAlphaBlendFactor > PSC_ENUM_MAX_BLEND_FACTOR)
-                          | ((uint32_t) a->colorBlendOp > PSC_ENUM_MAX_BLEND_OP)
-                          | ((uint32_t) a->alphaBlendOp > PSC_ENUM_MAX_BLEND_OP));
-              k.blend_enable = 1;
-              k.src_color = (uint8_t) a->srcColorBlendFactor;
-              k.dst_color = (uint8_t) a->dstColorBlendFactor;
-              k.color_op = (uint8_t) a->colorBlendOp;
-              k.src_alpha = (uint8_t) a->srcAlphaBlendFactor;
-              k.dst_alpha = (uint8_t) a->dstAlphaBlendFactor;
-              k.alpha_op = (uint8_t) a->alphaBlendOp;
-              uses_constants |= psc_blend_factor_uses_constants (k.src_color)
-                                | psc_blend_factor_uses_constants (k.dst_color)
-                                | psc_blend_factor_uses_constants (k.src_alpha)
-                                | psc_blend_factor_uses_constants (k.dst_alpha);
-            }
-          memcpy (blend_out + j * sizeof k, &k, sizeof k);
-        }
-      DECLINE_IF (uses_constants && !(dyn & DYN (BLEND_CONSTANTS)));
-      st.blend_count = (uint8_t) color_count;
+      DECLINE_IF (!fast_blend (cb->pAttachments, color_count, (dyn & DYN (BLEND_CONSTANTS)) != 0,
+                               o));
+      o += color_count * sizeof (PscKeyBlendAttachment);
+      ST (blend_count, (uint8_t) color_count);
       present |= PSC_GFX_HAS_COLOR_BLEND;
     }
 
-  /* Vertex input: counts here, records after the blend records. */
+  /* Vertex input. */
   const VkPipelineVertexInputStateCreateInfo *vi = ci->pVertexInputState;
   DECLINE_IF (BAD_HEADER (vi, VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO));
   const uint32_t nb = vi->vertexBindingDescriptionCount;
@@ -1301,100 +1492,40 @@ psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
   DECLINE_IF (nb > PSC_MAX_VERTEX_BINDINGS || na > PSC_MAX_VERTEX_ATTRIBUTES
               || (nb && vi->pVertexBindingDescriptions == NULL)
               || (na && vi->pVertexAttributeDescriptions == NULL));
-  st.binding_count = (uint8_t) nb;
-  st.attribute_count = (uint8_t) na;
-  memcpy (o, &st, sizeof st);
-  o += sizeof st;
-  if (present & PSC_GFX_HAS_DEPTH_BIAS)
-    {
-      memcpy (o, &bias, sizeof bias);
-      o += sizeof bias;
-    }
-  o += st.blend_count * sizeof (PscKeyBlendAttachment);
+  ST (binding_count, (uint8_t) nb);
+  ST (attribute_count, (uint8_t) na);
+#undef ST
+  /* The header, in place, written before the vertex input and stage records
+   * so its stores have drained by the time the hash reads the key. */
+#define HD(field, value)                                                         \
+  do {                                                                           \
+    const __typeof__ (((PscKeyGraphics *) 0)->field) v_ = (value);               \
+    memcpy (base + offsetof (PscKeyGraphics, field), &v_, sizeof v_);           \
+  } while (0)
+  HD (tag, PSC_TAG_GRAPHICS);
+  HD (flags, ci->flags);
+  HD (dynamic_mask, dyn);
+  HD (layout_id, layout_id);
+  HD (render_pass_id, 0);
+  HD (subpass, 0);
+  HD (view_mask, ri->viewMask);
+  HD (depth_format, (uint16_t) df);
+  HD (stencil_format, (uint16_t) sf);
+  HD (rendering, (uint8_t) PSC_RENDERING_DYNAMIC);
+  HD (stage_count, (uint8_t) stage_count);
+  HD (present, present);
+  HD (color_count, (uint8_t) color_count);
+#undef HD
+  o = fast_vertex_input (vi, (dyn & DYN (VERTEX_INPUT_BINDING_STRIDE)) != 0, o);
+  DECLINE_IF (o == NULL);
 
-  /* Bindings sorted by binding, attributes by location: each element is
-   * (number << 8 | index), insertion-sorted as it is read (one comparison
-   * per element when the input is already sorted). */
-  if (nb)
-    {
-      const VkVertexInputBindingDescription *d = vi->pVertexBindingDescriptions;
-      uint64_t sorted[PSC_MAX_VERTEX_BINDINGS];
-      for (uint32_t j = 0; j < nb; j++)
-        {
-          const uint64_t v = (uint64_t) d[j].binding << 8 | j;
-          uint32_t i = j;
-          while (i > 0 && sorted[i - 1] > v)
-            {
-              sorted[i] = sorted[i - 1];
-              i--;
-            }
-          sorted[i] = v;
-        }
-      const bool dyn_stride = (dyn & DYN (VERTEX_INPUT_BINDING_STRIDE)) != 0;
-      for (uint32_t j = 0; j < nb; j++)
-        {
-          const VkVertexInputBindingDescription *e = &d[sorted[j] & 0xff];
-          DECLINE_IF ((j > 0 && (sorted[j] >> 8) == (sorted[j - 1] >> 8))
-                      || (uint32_t) e->inputRate > PSC_ENUM_MAX_VERTEX_INPUT_RATE
-                      || e->binding > UINT16_MAX);
-          PscKeyVertexBinding k = {
-            .binding = (uint16_t) e->binding,
-            .input_rate = (uint16_t) e->inputRate,
-            .stride = dyn_stride ? 0 : e->stride,
-          };
-          memcpy (o, &k, sizeof k);
-          o += sizeof k;
-        }
-    }
-  if (na)
-    {
-      const VkVertexInputAttributeDescription *d = vi->pVertexAttributeDescriptions;
-      uint64_t sorted[PSC_MAX_VERTEX_ATTRIBUTES];
-      for (uint32_t j = 0; j < na; j++)
-        {
-          const uint64_t v = (uint64_t) d[j].location << 8 | j;
-          uint32_t i = j;
-          while (i > 0 && sorted[i - 1] > v)
-            {
-              sorted[i] = sorted[i - 1];
-              i--;
-            }
-          sorted[i] = v;
-        }
-      for (uint32_t j = 0; j < na; j++)
-        {
-          const VkVertexInputAttributeDescription *e = &d[sorted[j] & 0xff];
-          PscKeyVertexAttribute k;
-          DECLINE_IF ((j > 0 && (sorted[j] >> 8) == (sorted[j - 1] >> 8))
-                      || !psc_enum_format (e->format, &k.format)
-                      || (e->location | e->binding) > UINT8_MAX);
-          k.location = (uint8_t) e->location;
-          k.binding = (uint8_t) e->binding;
-          k.offset = e->offset;
-          memcpy (o, &k, sizeof k);
-          o += sizeof k;
-        }
-    }
-
-  h.tag = PSC_TAG_GRAPHICS;
-  h.flags = ci->flags;
-  h.dynamic_mask = dyn;
-  h.render_pass_id = 0;
-  h.subpass = 0;
-  h.view_mask = ri->viewMask;
-  h.depth_format = (uint16_t) df;
-  h.stencil_format = (uint16_t) sf;
-  h.rendering = (uint8_t) PSC_RENDERING_DYNAMIC;
-  h.stage_count = (uint8_t) stage_count;
-  h.present = present;
-  h.color_count = (uint8_t) color_count;
   for (uint32_t m = seen; m != 0; m &= m - 1)
     {
       const uint32_t stage = (uint32_t) __builtin_ctz (m);
       o = fast_stage (&ci->pStages[index_of[stage]], (uint8_t) stage, r, o);
       DECLINE_IF (o == NULL);
     }
-  memcpy (base, &h, sizeof h);
+
   w->len = (size_t) (o - w->data);
   return PSC_STATUS_OK;
 }

@@ -107,6 +107,7 @@ psc_blend_factor_uses_constants (uint8_t f)
  *   233..236  2-plane 4:4:4 formats promoted to 1.3 (1000330000..1000330003)
  *   237..238  A4R4G4B4 / A4B4G4R4 promoted to 1.3 (1000340000..1000340001)
  */
+#define PSC_FORMAT_ID_CORE_MAX   184u  /* ids 0..184 are the Vulkan values */
 #define PSC_FORMAT_ID_YCBCR      185u
 #define PSC_FORMAT_ID_ASTC_HDR   219u
 #define PSC_FORMAT_ID_444_2PLANE 233u

@@ -370,6 +370,7 @@ psc_sort_indices (uint8_t *idx, const uint32_t *keys, uint32_t n)
  */
 #define PSC_COLD __attribute__((cold, noinline))
 #define PSC_UNLIKELY(x) __builtin_expect (!!(x), 0)
+#define PSC_LIKELY(x) __builtin_expect (!!(x), 1)
 
 /* "<path>: <detail>" with status. */
 PSC_INTERNAL PscStatus psc_fail_at (PscCoreError *err, PscStatus status, const char *detail,
