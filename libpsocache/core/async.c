@@ -615,6 +615,7 @@ psc_async_discard_entry (PscCore *core, PscKind kind, uint32_t index)
     psc_table_remove (core->tables[kind], e->hash, e->key, e->key_len);
   e->state = PSC_ENTRY_DEAD;
   e->pred = NONE;
+  psc_core_ready_changed (core);
   psc_stat_add (&core->stats.kinds[kind].entries, (uint64_t) -1);
 }
 

@@ -50,6 +50,7 @@ typedef struct {
   uint32_t pred;            /* previous-generation entry, UINT32_MAX = none */
   int32_t failure;          /* VkResult when Failed */
   uint8_t shader_count;
+  uint32_t prepared_plus1;  /* pipelines: the prepared record naming it + 1, 0 = none */
   uint32_t shader_ids[PSC_MAX_GRAPHICS_STAGES];
   uint32_t shader_gens[PSC_MAX_GRAPHICS_STAGES];
 } __attribute__((aligned (64))) PscEntry;
@@ -61,13 +62,19 @@ typedef struct {
 } PscEntryVec;
 
 /* A prepared key: a canonical pipeline key stored once, plus the index of the
- * entry it last resolved to (revalidated on each use). */
+ * entry it last resolved to (revalidated on each use). While `epoch` equals
+ * the core's ready_epoch, that entry is still Ready and current and `handle`
+ * is its pipeline: a request is then answered from this record alone, and
+ * its frame is kept here (psc_entry_last_used merges it for eviction). */
 typedef struct {
   const uint8_t *key;
   uint32_t key_len;
   uint8_t kind;             /* PSC_KIND_GRAPHICS or PSC_KIND_COMPUTE */
-  uint64_t hash;
   uint32_t entry;           /* UINT32_MAX: not resolved yet */
+  uint32_t epoch;           /* 0: handle not cached */
+  uint64_t hash;
+  uint64_t handle;
+  uint64_t last_used_frame;
 } PscPrepared;
 
 /* ---- asynchronous compilation (async.c) ---- */
@@ -191,6 +198,9 @@ struct PscCore {
   PscTable *prepared_table;
   PscPrepared *prepared;
   uint32_t prepared_len, prepared_cap;
+  /* Bumped whenever a pipeline entry stops being Ready or turns stale: every
+   * handle cached in a prepared record is then checked again once. */
+  uint32_t ready_epoch;
 
   uint64_t frame;
   uint64_t completed_timeline;
@@ -269,6 +279,29 @@ psc_core_entry_for_handle (PscCore *core, PscKind kind, uint64_t handle)
     return NULL;
   PscEntry *e = &core->entries[kind].items[idx];
   return e->state == PSC_ENTRY_READY ? e : NULL;
+}
+
+/* The frame an entry was last requested in, through its key or its
+ * prepared record. */
+static inline uint64_t
+psc_entry_last_used (const PscCore *core, const PscEntry *e)
+{
+  uint64_t f = e->last_used_frame;
+  if (e->prepared_plus1 != 0)
+    {
+      const uint64_t g = core->prepared[e->prepared_plus1 - 1].last_used_frame;
+      if (g > f)
+        f = g;
+    }
+  return f;
+}
+
+/* Invalidates the handles cached in prepared records. */
+static inline void
+psc_core_ready_changed (PscCore *core)
+{
+  if (++core->ready_epoch == 0)
+    core->ready_epoch = 1;   /* 0 means "not cached" */
 }
 
 /* objects.c */

@@ -542,7 +542,10 @@ psc_core_replace_shader (PscCore *core, VkShaderModule module, const uint32_t *c
         if (!uses)
           continue;
         if (p->state == PSC_ENTRY_READY)
-          p->stale = 1;
+          {
+            p->stale = 1;
+            psc_core_ready_changed (core);
+          }
         else
           psc_async_discard_entry (core, (PscKind) k, i);
       }

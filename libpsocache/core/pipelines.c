@@ -199,6 +199,7 @@ prepare (PscCore *core, PscKind kind, const uint8_t *key, size_t len, uint32_t *
     .kind = (uint8_t) kind,
     .hash = hash,
     .entry = UINT32_MAX,
+    .epoch = 0,
   };
   *key_id = ++core->prepared_len;
   return PSC_STATUS_OK;
@@ -266,12 +267,23 @@ request_prepared_slow (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy,
   PscStatus st = psc_core_request_key (core, (PscKind) p->kind, p->key, p->key_len, policy, flags,
                                        fn, context, out, state, &idx, err);
   if (st == PSC_STATUS_OK && !core->cfg.pass_through)
-    p->entry = idx;
+    {
+      p->entry = idx;
+      PscEntry *e = &core->entries[p->kind].items[idx];
+      e->prepared_plus1 = key_id;
+      if (*state == PSC_CORE_READY && e->state == PSC_ENTRY_READY && !e->stale)
+        {
+          p->handle = e->handle;
+          p->epoch = core->ready_epoch;
+        }
+    }
   return st;
 }
 
-/* The per-frame fast path: an array index and a state check. A stale entry
- * (a shader it names was reloaded) takes the slow path, which reports it. */
+/* The per-frame fast path: one record read. While nothing has left the Ready
+ * state since the record cached its handle, the handle is answered from the
+ * record; otherwise the entry is checked (and a stale entry, whose shader was
+ * reloaded, takes the slow path, which reports it). */
 static inline PscStatus
 request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy, uint32_t flags,
                   PscCoreReadyFn fn, void *context, VkPipeline *out, PscCoreRequestState *state,
@@ -281,13 +293,23 @@ request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy, uint
     return PSC_STATUS_WRONG_THREAD;
   if (__builtin_expect (key_id - 1u < core->prepared_len, 1))
     {
-      const PscPrepared *p = &core->prepared[key_id - 1];
-      if (__builtin_expect (p->entry != UINT32_MAX, 1))
+      PscPrepared *p = &core->prepared[key_id - 1];
+      if (__builtin_expect (p->epoch == core->ready_epoch, 1))
+        {
+          p->last_used_frame = core->frame;
+          psc_stat_add (&core->stats.kinds[p->kind].hits, 1);
+          *out = (VkPipeline) p->handle;
+          *state = PSC_CORE_READY;
+          return PSC_STATUS_OK;
+        }
+      if (p->entry != UINT32_MAX)
         {
           PscEntry *e = &core->entries[p->kind].items[p->entry];
           if (__builtin_expect (e->state == PSC_ENTRY_READY && !e->stale, 1))
             {
               e->last_used_frame = core->frame;
+              p->handle = e->handle;              /* cached again */
+              p->epoch = core->ready_epoch;
               psc_stat_add (&core->stats.kinds[p->kind].hits, 1);
               *out = (VkPipeline) e->handle;
               *state = PSC_CORE_READY;

@@ -57,13 +57,14 @@ psc_retire_entry (PscCore *core, PscKind kind, uint32_t index)
   if (!e->owned_key)
     psc_table_remove (core->tables[kind], e->hash, e->key, e->key_len);
   psc_handle_map_remove (core->handles[kind], e->handle);
-  uint64_t value = e->last_used_frame + PSC_CORE_BORROW_FRAMES;
+  uint64_t value = psc_entry_last_used (core, e) + PSC_CORE_BORROW_FRAMES;
   if (value < core->frame)
     value = core->frame;
   psc_retire_handle (core, (uint8_t) kind, e->handle, value);
   e->handle = 0;
   e->state = PSC_ENTRY_DEAD;
   e->stale = 0;
+  psc_core_ready_changed (core);
   psc_stat_add (&core->stats.kinds[kind].entries, (uint64_t) -1);
   return true;
 }
@@ -107,7 +108,7 @@ psc_retire_pump (PscCore *core)
               uint32_t i = (core->evict_cursor + n) % v->len;
               PscEntry *e = &v->items[i];
               if (e->state == PSC_ENTRY_READY && e->pins == 0 &&
-                  core->frame > e->last_used_frame + idle)
+                  core->frame > psc_entry_last_used (core, e) + idle)
                 {
                   if (psc_retire_entry (core, (PscKind) k, i))
                     psc_stat_add (&core->stats.evictions, 1);
@@ -141,7 +142,8 @@ psc_core_evict (PscCore *core, uint32_t idle_frames)
     for (uint32_t i = 0; i < core->entries[k].len; i++)
       {
         PscEntry *e = &core->entries[k].items[i];
-        if (e->state == PSC_ENTRY_READY && e->pins == 0 && core->frame > e->last_used_frame + idle)
+        if (e->state == PSC_ENTRY_READY && e->pins == 0
+            && core->frame > psc_entry_last_used (core, e) + idle)
           {
             if (psc_retire_entry (core, (PscKind) k, i))
               evicted++;

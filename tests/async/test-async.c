@@ -564,6 +564,50 @@ test_auto_eviction (void)
   fixture_finish (&f);
 }
 
+/* A pipeline requested only through its prepared key (whose record answers
+ * from a cached handle, without touching the entry) counts as used: eviction
+ * leaves it alone. Once those requests stop it is evicted, and the prepared
+ * key then gets a new pipeline, never the evicted handle. */
+static void
+test_prepared_eviction (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 8.5f);
+  g_autoptr(GError) error = NULL;
+  guint32 key = psc_cache_prepare_compute_pipeline (f.cache, &ci, &error);
+  g_assert_no_error (error);
+  VkPipeline p = psc_cache_get_prepared_pipeline (f.cache, key, &error);
+  g_assert_no_error (error);
+  g_assert_true (p != VK_NULL_HANDLE);
+  psc_cache_set_eviction_idle_frames (f.cache, 5);
+  for (int i = 0; i < 20; i++)
+    {
+      next_frame (&f);
+      g_assert_true (psc_cache_get_prepared_pipeline (f.cache, key, NULL) == p);
+    }
+  g_assert_cmpuint (psc_cache_evict (f.cache, 0), ==, 0);
+  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 0);
+  /* No more requests: evicted after the idle frames. */
+  for (int i = 0; i < 5 + PSC_BORROW_FRAMES + 3; i++)
+    next_frame (&f);
+  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 1);
+  guint64 before = stats (f.cache).kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations;
+  VkPipeline again = psc_cache_get_prepared_pipeline (f.cache, key, &error);
+  g_assert_no_error (error);
+  g_assert_true (again != VK_NULL_HANDLE);
+  g_assert_cmpuint (stats (f.cache).kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==,
+                    before + 1);
+  /* The record answers from the new entry from now on. */
+  next_frame (&f);
+  g_assert_true (psc_cache_get_prepared_pipeline (f.cache, key, NULL) == again);
+  fixture_finish (&f);
+}
+
 static void
 test_overflow (void)
 {
@@ -879,6 +923,7 @@ main (int argc, char **argv)
   g_test_add_func ("/async/prepared-after-reload", test_prepared_after_reload);
   g_test_add_func ("/async/eviction-timeline", test_eviction);
   g_test_add_func ("/async/auto-eviction", test_auto_eviction);
+  g_test_add_func ("/async/prepared-eviction", test_prepared_eviction);
   g_test_add_func ("/async/overflow", test_overflow);
   g_test_add_func ("/async/fallback", test_fallback);
   g_test_add_func ("/async/gtask-cancel", test_gtask);
