@@ -298,6 +298,7 @@ psc_async_sweep_modules (PscCore *core)
           continue;
         }
       psc_handle_map_remove (core->handles[PSC_KIND_SHADER], (uint64_t) m);
+      psc_core_objects_changed (core);
       core->vk->vkDestroyShaderModule (core->cfg.device, m, core->cfg.allocator);
       core->doomed_modules[i] = core->doomed_modules[--core->doomed_count];
     }

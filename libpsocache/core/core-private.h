@@ -201,6 +201,10 @@ struct PscCore {
   /* Bumped whenever a pipeline entry stops being Ready or turns stale: every
    * handle cached in a prepared record is then checked again once. */
   uint32_t ready_epoch;
+  /* Bumped whenever a shader or pipeline-layout handle could stop resolving
+   * or resolve differently (the resolver memo's epoch). */
+  uint32_t objects_epoch;
+  PscResolverMemo resolver_memo;
 
   uint64_t frame;
   uint64_t completed_timeline;
@@ -294,6 +298,14 @@ psc_entry_last_used (const PscCore *core, const PscEntry *e)
         f = g;
     }
   return f;
+}
+
+/* Invalidates the resolver memo. */
+static inline void
+psc_core_objects_changed (PscCore *core)
+{
+  if (++core->objects_epoch == 0)
+    core->objects_epoch = 1;   /* memo slots start at epoch 0: never valid */
 }
 
 /* Invalidates the handles cached in prepared records. */

@@ -264,6 +264,7 @@ psc_core_new (const PscCoreConfig *cfg, PscCore **out, PscCoreError *err)
     return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory");
   core->cfg = *cfg;
   core->ready_epoch = 1;
+  core->objects_epoch = 1;
   core->owner = pthread_self ();
 
   PscStatus st = PSC_STATUS_OK;

@@ -1199,6 +1199,63 @@ fast_vertex_input (const VkPipelineVertexInputStateCreateInfo *vi, bool dynamic_
   return o;
 }
 
+/* Shader and pipeline-layout lookups for the fast path, through the
+ * resolver's memo when it has one (psc-core.h). */
+static inline bool
+memo_resolve (PscResolverMemoSlot *slots, uint64_t handle, uint32_t epoch, uint32_t *id,
+              uint32_t *generation, bool *hit)
+{
+  PscResolverMemoSlot *s = &slots[(handle ^ handle >> 7 ^ handle >> 17) % PSC_RESOLVER_MEMO_SLOTS];
+  *hit = s->handle == handle && s->epoch == epoch;
+  if (*hit)
+    {
+      *id = s->id;
+      *generation = s->generation;
+    }
+  return *hit;
+}
+
+static inline void
+memo_store (PscResolverMemoSlot *slots, uint64_t handle, uint32_t epoch, uint32_t id,
+            uint32_t generation)
+{
+  PscResolverMemoSlot *s = &slots[(handle ^ handle >> 7 ^ handle >> 17) % PSC_RESOLVER_MEMO_SLOTS];
+  *s = (PscResolverMemoSlot) { handle, id, generation, epoch };
+}
+
+static inline bool
+resolve_shader (const PscResolver *r, VkShaderModule module, uint32_t *id, uint32_t *generation)
+{
+  PscResolverMemo *memo = r->memo;
+  if (memo == NULL)
+    return r->shader (r->ctx, module, id, generation);
+  const uint32_t epoch = *memo->epoch;
+  bool hit;
+  if (memo_resolve (memo->shader, (uint64_t) module, epoch, id, generation, &hit))
+    return true;
+  if (!r->shader (r->ctx, module, id, generation))
+    return false;
+  memo_store (memo->shader, (uint64_t) module, epoch, *id, *generation);
+  return true;
+}
+
+static inline bool
+resolve_layout (const PscResolver *r, VkPipelineLayout layout, uint32_t *id)
+{
+  PscResolverMemo *memo = r->memo;
+  if (memo == NULL)
+    return r->pipeline_layout (r->ctx, layout, id);
+  const uint32_t epoch = *memo->epoch;
+  uint32_t unused;
+  bool hit;
+  if (memo_resolve (memo->layout, (uint64_t) layout, epoch, id, &unused, &hit))
+    return true;
+  if (!r->pipeline_layout (r->ctx, layout, id))
+    return false;
+  memo_store (memo->layout, (uint64_t) layout, epoch, *id, 0);
+  return true;
+}
+
 /* One stage for the fast path, written at o: the same record encode_stage
  * writes. Returns the end of the record, or NULL to decline (anything
  * wrong: encode_stage reports it). */
@@ -1214,7 +1271,7 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
   /* The resolver's outputs are read back one by one, as they were stored
    * (one 8-byte load of two fresh 4-byte stores would stall). */
   uint32_t shader_id, generation;
-  if (PSC_UNLIKELY (!r->shader (r->ctx, s->module, &shader_id, &generation)))
+  if (PSC_UNLIKELY (!resolve_shader (r, s->module, &shader_id, &generation)))
     return NULL;
   const char *name = s->pName;
   size_t name_len = 0;
@@ -1239,37 +1296,42 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
   const VkSpecializationMapEntry *map = si->pMapEntries;
   if (PSC_UNLIKELY (n > PSC_MAX_SPEC_CONSTANTS || map == NULL || si->pData == NULL))
     return NULL;
-  uint64_t sorted[PSC_MAX_SPEC_CONSTANTS];
+  /* Map entries in constant-ID order: one or two entries (the usual case)
+   * directly, more through an insertion sort. Equal IDs decline. */
   const size_t data_size = si->dataSize;
+  uint32_t bad = 0;
   for (uint32_t j = 0; j < n; j++)
+    bad |= (map[j].size > PSC_MAX_SPEC_VALUE_BYTES)
+           | ((uint64_t) map[j].offset + map[j].size > data_size);
+  if (PSC_UNLIKELY (bad))
+    return NULL;
+  uint8_t order[PSC_MAX_SPEC_CONSTANTS];
+  if (n == 1)
+    order[0] = 0;
+  else if (n == 2)
     {
-      if (PSC_UNLIKELY (map[j].size > PSC_MAX_SPEC_VALUE_BYTES
-                        || (uint64_t) map[j].offset + map[j].size > data_size))
+      const uint32_t a = map[0].constantID, b = map[1].constantID;
+      if (PSC_UNLIKELY (a == b))
         return NULL;
-      const uint64_t v = (uint64_t) map[j].constantID << 8 | j;
-      uint32_t i = j;
-      while (i > 0 && sorted[i - 1] > v)
-        {
-          sorted[i] = sorted[i - 1];
-          i--;
-        }
-      sorted[i] = v;
+      order[0] = a > b;
+      order[1] = a < b;
     }
+  else if (PSC_UNLIKELY (!sort_by_number (order, &map[0].constantID, sizeof *map, n)))
+    return NULL;
   uint8_t *values = o + n * sizeof (PscKeySpecEntry);
   const uint8_t *data = si->pData;
   for (uint32_t j = 0; j < n; j++)
     {
-      if (PSC_UNLIKELY (j > 0 && (sorted[j] >> 8) == (sorted[j - 1] >> 8)))
-        return NULL;
-      const VkSpecializationMapEntry *e = &map[sorted[j] & 0xff];
-      PscKeySpecEntry ke = { .constant_id = e->constantID, .size = (uint32_t) e->size };
-      memcpy (o, &ke, sizeof ke);
-      o += sizeof ke;
-      if (e->size == 4)          /* the common case: a 32-bit constant */
+      const VkSpecializationMapEntry *e = &map[order[j]];
+      const uint32_t id = e->constantID, size = (uint32_t) e->size;
+      memcpy (o + offsetof (PscKeySpecEntry, constant_id), &id, 4);
+      memcpy (o + offsetof (PscKeySpecEntry, size), &size, 4);
+      o += sizeof (PscKeySpecEntry);
+      if (size == 4)             /* the common case: a 32-bit constant */
         memcpy (values, data + e->offset, 4);
       else
-        copy_small (values, data + e->offset, e->size);
-      values += e->size;
+        copy_small (values, data + e->offset, size);
+      values += size;
     }
   return values;
 }
@@ -1291,7 +1353,7 @@ psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
               || ci->basePipelineHandle != VK_NULL_HANDLE || ci->layout == VK_NULL_HANDLE
               || ci->renderPass != VK_NULL_HANDLE);
   uint32_t layout_id;
-  DECLINE_IF (!r->pipeline_layout (r->ctx, ci->layout, &layout_id));
+  DECLINE_IF (!resolve_layout (r, ci->layout, &layout_id));
 
   /* Every key byte is written once, straight into the writer's buffer (no
    * staging record copied afterwards: a wide load of bytes stored a moment

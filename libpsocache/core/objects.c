@@ -197,7 +197,9 @@ psc_core_init_resolver (PscCore *core)
     .set_layout_handle = r_set_layout_handle,
     .pipeline_layout_handle = r_pipeline_layout_handle,
     .render_pass_handle = r_render_pass_handle,
+    .memo = &core->resolver_memo,
   };
+  core->resolver_memo.epoch = &core->objects_epoch;
 }
 
 /* ------------------------------------------------------------------------
@@ -310,6 +312,7 @@ psc_core_release_shader (PscCore *core, VkShaderModule module, PscCoreError *err
   psc_core_doom_module (core, (VkShaderModule) e->handle);
   e->state = PSC_ENTRY_DEAD;
   e->handle = 0;
+  psc_core_objects_changed (core);
   psc_stat_add (&core->stats.kinds[PSC_KIND_SHADER].entries, (uint64_t) -1);
   psc_core_update_bytes (core, PSC_KIND_SHADER);
   return PSC_STATUS_OK;
@@ -466,6 +469,7 @@ psc_core_doom_module (PscCore *core, VkShaderModule module)
   if (!psc_handle_map_get (core->module_pins, (uint64_t) module, &pins))
     {
       psc_handle_map_remove (core->handles[PSC_KIND_SHADER], (uint64_t) module);
+      psc_core_objects_changed (core);
       core->vk->vkDestroyShaderModule (core->cfg.device, module, core->cfg.allocator);
       return;
     }
@@ -520,6 +524,7 @@ psc_core_replace_shader (PscCore *core, VkShaderModule module, const uint32_t *c
   /* 1. The generation moves on (same id). */
   const uint32_t shader_id = idx + 1;
   e->generation++;
+  psc_core_objects_changed (core);
   const uint32_t generation = e->generation;
 
   /* 2. The application's per-shader descriptor pool (and so its sets) is

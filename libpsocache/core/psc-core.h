@@ -129,6 +129,25 @@ typedef struct {
 PSC_INTERNAL bool psc_key_put (PscKeyWriter *w, const void *src, size_t n);
 PSC_INTERNAL uint64_t psc_key_hash (const void *data, size_t len);
 
+/* A small memo of shader and pipeline-layout resolutions for the graphics
+ * fast path, owned with its resolver (owner thread only). A slot is valid
+ * while its epoch equals *epoch, which the owner bumps whenever a handle
+ * could stop resolving or resolve differently (a handle unmapped, a shader
+ * released or reloaded). Only successful lookups are kept. */
+typedef struct {
+  uint64_t handle;
+  uint32_t id, generation;
+  uint32_t epoch;
+} PscResolverMemoSlot;
+
+#define PSC_RESOLVER_MEMO_SLOTS 8
+
+typedef struct {
+  const uint32_t *epoch;
+  PscResolverMemoSlot shader[PSC_RESOLVER_MEMO_SLOTS];
+  PscResolverMemoSlot layout[PSC_RESOLVER_MEMO_SLOTS];
+} PscResolverMemo;
+
 /* The resolver maps handles named in a request to cache-issued ids (never
  * handle values) and back. The core implements it over its tables; unit
  * tests implement it with fakes. Every lookup returns false for a handle the
@@ -162,6 +181,9 @@ typedef struct {
   VkDescriptorSetLayout (*set_layout_handle) (void *ctx, uint32_t id);
   VkPipelineLayout (*pipeline_layout_handle) (void *ctx, uint32_t id);
   VkRenderPass (*render_pass_handle) (void *ctx, uint32_t id);
+
+  /* Optional (may be NULL): see PscResolverMemo. */
+  PscResolverMemo *memo;
 } PscResolver;
 
 /* Which rendering description graphics requests must use. */

@@ -57,6 +57,7 @@ psc_retire_entry (PscCore *core, PscKind kind, uint32_t index)
   if (!e->owned_key)
     psc_table_remove (core->tables[kind], e->hash, e->key, e->key_len);
   psc_handle_map_remove (core->handles[kind], e->handle);
+  psc_core_objects_changed (core);
   uint64_t value = psc_entry_last_used (core, e) + PSC_CORE_BORROW_FRAMES;
   if (value < core->frame)
     value = core->frame;

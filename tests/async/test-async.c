@@ -608,6 +608,48 @@ test_prepared_eviction (void)
   fixture_finish (&f);
 }
 
+/* A reload while a compile job still uses the old module: the old handle
+ * keeps resolving (to the shader's new generation) until the job is done.
+ * A graphics request naming it right after the reload must key the new
+ * generation, exactly as one naming the new module does: nothing the fast
+ * path remembered from before the reload may leak into the key. */
+static void
+test_reload_same_handle (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  PscTestGraphicsInfo g;
+  psc_test_graphics_info_init (&g, &f.o, f.cache);
+  g_autoptr(GError) error = NULL;
+  /* Resolve the fragment module once (the fast path may remember it). */
+  g_assert_cmpuint (psc_cache_prepare_graphics_pipeline (f.cache, &g.ci, &error), !=, 0);
+  g_assert_no_error (error);
+  /* A queued compile pins the modules it names until the pump. */
+  Waiter w = { 0 };
+  g.spec_data[0] += 3;
+  psc_cache_request_graphics_pipeline (f.cache, &g.ci, PSC_MISS_POLICY_SKIP, 0, waiter_cb, &w,
+                                       NULL, &error);
+  g_assert_no_error (error);
+  gsize size;
+  const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_FS_COLOR_ALPHA, &size);
+  VkShaderModule old_fs = f.o.fs;
+  VkShaderModule new_fs = psc_cache_replace_shader (f.cache, old_fs, code, size, VK_NULL_HANDLE,
+                                                    &error);
+  g_assert_no_error (error);
+  g_assert_true (new_fs != VK_NULL_HANDLE && new_fs != old_fs);
+  /* Still pinned: the old handle resolves. Both keys are the same key. */
+  guint32 via_old = psc_cache_prepare_graphics_pipeline (f.cache, &g.ci, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < g.ci.stageCount; i++)
+    if (g.stages[i].module == old_fs)
+      g.stages[i].module = new_fs;
+  guint32 via_new = psc_cache_prepare_graphics_pipeline (f.cache, &g.ci, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (via_old, ==, via_new);
+  pump_until_called (&f, &w, 1);
+  fixture_finish (&f);
+}
+
 static void
 test_overflow (void)
 {
@@ -924,6 +966,7 @@ main (int argc, char **argv)
   g_test_add_func ("/async/eviction-timeline", test_eviction);
   g_test_add_func ("/async/auto-eviction", test_auto_eviction);
   g_test_add_func ("/async/prepared-eviction", test_prepared_eviction);
+  g_test_add_func ("/async/reload-same-handle", test_reload_same_handle);
   g_test_add_func ("/async/overflow", test_overflow);
   g_test_add_func ("/async/fallback", test_fallback);
   g_test_add_func ("/async/gtask-cancel", test_gtask);
