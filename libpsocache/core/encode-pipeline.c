@@ -1124,6 +1124,37 @@ fast_blend (const VkPipelineColorBlendAttachmentState *atts, uint32_t count,
 
 /* Vertex bindings and attributes for the fast path, written at o; returns
  * the end, or NULL to decline. */
+static inline uint8_t *
+put_binding (uint8_t *o, const VkVertexInputBindingDescription *e, uint32_t stride_mask,
+             uint32_t *bad)
+{
+  *bad |= ((uint32_t) e->inputRate > PSC_ENUM_MAX_VERTEX_INPUT_RATE) | (e->binding > UINT16_MAX);
+  PscKeyVertexBinding k = {
+    .binding = (uint16_t) e->binding,
+    .input_rate = (uint16_t) e->inputRate,
+    .stride = e->stride & stride_mask,
+  };
+  memcpy (o, &k, sizeof k);
+  return o + sizeof k;
+}
+
+static inline uint8_t *
+put_attribute (uint8_t *o, const VkVertexInputAttributeDescription *e, uint32_t *bad)
+{
+  PscKeyVertexAttribute k;
+  const uint32_t f = (uint32_t) e->format;
+  if (PSC_LIKELY (f <= PSC_FORMAT_ID_CORE_MAX))
+    k.format = (uint16_t) f;
+  else
+    *bad |= !psc_enum_format (e->format, &k.format);
+  *bad |= (e->location | e->binding) > UINT8_MAX;
+  k.location = (uint8_t) e->location;
+  k.binding = (uint8_t) e->binding;
+  k.offset = e->offset;
+  memcpy (o, &k, sizeof k);
+  return o + sizeof k;
+}
+
 static __attribute__((noinline)) uint8_t *
 fast_vertex_input (const VkPipelineVertexInputStateCreateInfo *vi, bool dynamic_stride, uint8_t *o)
 {
@@ -1138,62 +1169,37 @@ fast_vertex_input (const VkPipelineVertexInputStateCreateInfo *vi, bool dynamic_
   uint8_t order[PSC_MAX_VERTEX_ATTRIBUTES];
   uint32_t bad = 0;
 
-  bool sorted = true;
-  for (uint32_t j = 1; j < nb; j++)
-    sorted &= bd[j].binding > bd[j - 1].binding;
-  if (PSC_LIKELY (sorted))
-    for (uint32_t j = 0; j < nb; j++)
-      order[j] = (uint8_t) j;
-  else
-    FAIL_IF (!sort_by_number (order, &bd[0].binding, sizeof *bd, nb));
+  /* Bindings: written as read while the numbers increase; on the first one
+   * that does not, start over in sorted order. */
+  uint8_t *const bindings = o;
   for (uint32_t j = 0; j < nb; j++)
     {
-      const VkVertexInputBindingDescription *e = &bd[order[j]];
-      bad |= ((uint32_t) e->inputRate > PSC_ENUM_MAX_VERTEX_INPUT_RATE) | (e->binding > UINT16_MAX);
-      PscKeyVertexBinding k = {
-        .binding = (uint16_t) e->binding,
-        .input_rate = (uint16_t) e->inputRate,
-        .stride = e->stride & stride_mask,
-      };
-      memcpy (o, &k, sizeof k);
-      o += sizeof k;
+      const VkVertexInputBindingDescription *e = &bd[j];
+      if (PSC_UNLIKELY (j > 0 && e->binding <= bd[j - 1].binding))
+        {
+          FAIL_IF (!sort_by_number (order, &bd[0].binding, sizeof *bd, nb));
+          o = bindings;
+          for (uint32_t i = 0; i < nb; i++)
+            o = put_binding (o, &bd[order[i]], stride_mask, &bad);
+          break;
+        }
+      o = put_binding (o, e, stride_mask, &bad);
     }
 
-  sorted = true;
-  for (uint32_t j = 1; j < na; j++)
-    sorted &= ad[j].location > ad[j - 1].location;
-  if (PSC_LIKELY (sorted))
+  /* Attributes: the same. */
+  uint8_t *const attributes = o;
+  for (uint32_t j = 0; j < na; j++)
     {
-      for (uint32_t j = 0; j < na; j++)
+      const VkVertexInputAttributeDescription *e = &ad[j];
+      if (PSC_UNLIKELY (j > 0 && e->location <= ad[j - 1].location))
         {
-          PscKeyVertexAttribute k;
-          const uint32_t f = (uint32_t) ad[j].format;
-          if (PSC_LIKELY (f <= PSC_FORMAT_ID_CORE_MAX))
-            k.format = (uint16_t) f;
-          else
-            bad |= !psc_enum_format (ad[j].format, &k.format);
-          bad |= (ad[j].location | ad[j].binding) > UINT8_MAX;
-          k.location = (uint8_t) ad[j].location;
-          k.binding = (uint8_t) ad[j].binding;
-          k.offset = ad[j].offset;
-          memcpy (o, &k, sizeof k);
-          o += sizeof k;
+          FAIL_IF (!sort_by_number (order, &ad[0].location, sizeof *ad, na));
+          o = attributes;
+          for (uint32_t i = 0; i < na; i++)
+            o = put_attribute (o, &ad[order[i]], &bad);
+          break;
         }
-    }
-  else
-    {
-      FAIL_IF (!sort_by_number (order, &ad[0].location, sizeof *ad, na));
-      for (uint32_t j = 0; j < na; j++)
-        {
-          const VkVertexInputAttributeDescription *e = &ad[order[j]];
-          PscKeyVertexAttribute k;
-          bad |= !psc_enum_format (e->format, &k.format) | ((e->location | e->binding) > UINT8_MAX);
-          k.location = (uint8_t) e->location;
-          k.binding = (uint8_t) e->binding;
-          k.offset = e->offset;
-          memcpy (o, &k, sizeof k);
-          o += sizeof k;
-        }
+      o = put_attribute (o, e, &bad);
     }
   FAIL_IF (bad);
   return o;
