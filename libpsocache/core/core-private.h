@@ -62,20 +62,27 @@ typedef struct {
 } PscEntryVec;
 
 /* A prepared key: a canonical pipeline key stored once, plus the index of the
- * entry it last resolved to (revalidated on each use). While `epoch` equals
- * the core's ready_epoch, that entry is still Ready and current and `handle`
- * is its pipeline: a request is then answered from this record alone, and
- * its frame is kept here (psc_entry_last_used merges it for eviction). */
+ * entry it last resolved to (revalidated on each use). */
 typedef struct {
   const uint8_t *key;
   uint32_t key_len;
   uint8_t kind;             /* PSC_KIND_GRAPHICS or PSC_KIND_COMPUTE */
-  uint32_t entry;           /* UINT32_MAX: not resolved yet */
-  uint32_t epoch;           /* 0: handle not cached */
   uint64_t hash;
+  uint32_t entry;           /* UINT32_MAX: not resolved yet */
+} PscPrepared;
+
+/* What a prepared request reads and writes, in a dense array of its own
+ * (32 bytes a record: 1,000 prepared keys fit in 32 KiB). While `epoch`
+ * equals the core's ready_epoch, the prepared key's entry is still Ready and
+ * current and `handle` is its pipeline: a request is then answered from this
+ * record alone, and its frame is kept here (psc_entry_last_used merges it
+ * for eviction). */
+typedef struct {
   uint64_t handle;
   uint64_t last_used_frame;
-} PscPrepared;
+  uint32_t epoch;           /* 0: handle not cached */
+  uint8_t kind;
+} __attribute__((aligned (32))) PscPreparedHot;
 
 /* ---- asynchronous compilation (async.c) ---- */
 
@@ -197,6 +204,7 @@ struct PscCore {
   /* Prepared keys, deduplicated by key bytes. */
   PscTable *prepared_table;
   PscPrepared *prepared;
+  PscPreparedHot *prepared_hot;   /* parallel to prepared */
   uint32_t prepared_len, prepared_cap;
   /* Bumped whenever a pipeline entry stops being Ready or turns stale: every
    * handle cached in a prepared record is then checked again once. */
@@ -293,7 +301,7 @@ psc_entry_last_used (const PscCore *core, const PscEntry *e)
   uint64_t f = e->last_used_frame;
   if (e->prepared_plus1 != 0)
     {
-      const uint64_t g = core->prepared[e->prepared_plus1 - 1].last_used_frame;
+      const uint64_t g = core->prepared_hot[e->prepared_plus1 - 1].last_used_frame;
       if (g > f)
         f = g;
     }

@@ -376,6 +376,7 @@ psc_core_free (PscCore *core)
   free (core->sampler_list_entries.items);
   psc_table_free (core->prepared_table);
   free (core->prepared);
+  free (core->prepared_hot);
   psc_async_free (core);
   free (core->retired);
   free (core->vk);

@@ -181,9 +181,17 @@ prepare (PscCore *core, PscKind kind, const uint8_t *key, size_t len, uint32_t *
   if (core->prepared_len == core->prepared_cap)
     {
       uint32_t cap = core->prepared_cap ? core->prepared_cap * 2 : 64;
-      PscPrepared *p = realloc (core->prepared, (size_t) cap * sizeof *p);
+      PscPreparedHot *hot = aligned_alloc (_Alignof (PscPreparedHot), (size_t) cap * sizeof *hot);
+      PscPrepared *p = hot ? realloc (core->prepared, (size_t) cap * sizeof *p) : NULL;
       if (p == NULL)
-        return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory"));
+        {
+          free (hot);
+          return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory"));
+        }
+      if (core->prepared_len)
+        memcpy (hot, core->prepared_hot, (size_t) core->prepared_len * sizeof *hot);
+      free (core->prepared_hot);
+      core->prepared_hot = hot;
       core->prepared = p;
       core->prepared_cap = cap;
     }
@@ -199,8 +207,8 @@ prepare (PscCore *core, PscKind kind, const uint8_t *key, size_t len, uint32_t *
     .kind = (uint8_t) kind,
     .hash = hash,
     .entry = UINT32_MAX,
-    .epoch = 0,
   };
+  core->prepared_hot[core->prepared_len] = (PscPreparedHot) { .kind = (uint8_t) kind };
   *key_id = ++core->prepared_len;
   return PSC_STATUS_OK;
 }
@@ -273,8 +281,8 @@ request_prepared_slow (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy,
       e->prepared_plus1 = key_id;
       if (*state == PSC_CORE_READY && e->state == PSC_ENTRY_READY && !e->stale)
         {
-          p->handle = e->handle;
-          p->epoch = core->ready_epoch;
+          core->prepared_hot[key_id - 1].handle = e->handle;
+          core->prepared_hot[key_id - 1].epoch = core->ready_epoch;
         }
     }
   return st;
@@ -293,23 +301,24 @@ request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy, uint
     return PSC_STATUS_WRONG_THREAD;
   if (__builtin_expect (key_id - 1u < core->prepared_len, 1))
     {
-      PscPrepared *p = &core->prepared[key_id - 1];
-      if (__builtin_expect (p->epoch == core->ready_epoch, 1))
+      PscPreparedHot *hot = &core->prepared_hot[key_id - 1];
+      if (__builtin_expect (hot->epoch == core->ready_epoch, 1))
         {
-          p->last_used_frame = core->frame;
-          psc_stat_add (&core->stats.kinds[p->kind].hits, 1);
-          *out = (VkPipeline) p->handle;
+          hot->last_used_frame = core->frame;
+          psc_stat_add (&core->stats.kinds[hot->kind].hits, 1);
+          *out = (VkPipeline) hot->handle;
           *state = PSC_CORE_READY;
           return PSC_STATUS_OK;
         }
+      const PscPrepared *p = &core->prepared[key_id - 1];
       if (p->entry != UINT32_MAX)
         {
           PscEntry *e = &core->entries[p->kind].items[p->entry];
           if (__builtin_expect (e->state == PSC_ENTRY_READY && !e->stale, 1))
             {
               e->last_used_frame = core->frame;
-              p->handle = e->handle;              /* cached again */
-              p->epoch = core->ready_epoch;
+              hot->handle = e->handle;            /* cached again */
+              hot->epoch = core->ready_epoch;
               psc_stat_add (&core->stats.kinds[p->kind].hits, 1);
               *out = (VkPipeline) e->handle;
               *state = PSC_CORE_READY;
