@@ -424,6 +424,10 @@ publish_ready (PscCore *core, PscKind kind, uint32_t index, VkPipeline pipeline)
   e->state = PSC_ENTRY_READY;
   e->job = NONE;
   e->last_used_frame = core->frame;
+  /* The slot answers hits from now on (try_ready_hit); retirement and
+   * discarding remove the slot, so it never outlives the Ready state. */
+  if (!e->owned_key)
+    psc_table_set_aux (core->tables[kind], e->hash, e->key, e->key_len, (uint64_t) pipeline);
   psc_handle_map_set (core->handles[kind], (uint64_t) pipeline, index);
   psc_core_name_object (core, VK_OBJECT_TYPE_PIPELINE, (uint64_t) pipeline,
                         kind == PSC_KIND_GRAPHICS ? "graphics pipeline" : "compute pipeline",

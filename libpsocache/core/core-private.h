@@ -57,6 +57,11 @@ typedef struct {
 
 typedef struct {
   PscEntry *items;
+  /* Pipelines: the frame of each entry's last hit through
+   * try_ready_hit (pipelines.c), kept apart so a hit touches neither its
+   * entry nor more than 8 bytes of dense memory (psc_entry_last_used merges
+   * it). Parallel to items. */
+  uint64_t *hit_frame;
   uint32_t len;
   uint32_t cap;
 } PscEntryVec;
@@ -298,7 +303,11 @@ psc_core_entry_for_handle (PscCore *core, PscKind kind, uint64_t handle)
 static inline uint64_t
 psc_entry_last_used (const PscCore *core, const PscEntry *e)
 {
+  const PscEntryVec *v = &core->entries[e->kind];
   uint64_t f = e->last_used_frame;
+  const uint64_t hit = v->hit_frame[e - v->items];
+  if (hit > f)
+    f = hit;
   if (e->prepared_plus1 != 0)
     {
       const uint64_t g = core->prepared_hot[e->prepared_plus1 - 1].last_used_frame;

@@ -60,12 +60,21 @@ psc_entries_push (PscEntryVec *v, const PscEntry *e)
       /* Grown by hand: realloc does not keep the 64-byte alignment. */
       uint32_t cap = v->cap ? v->cap * 2 : 64;
       PscEntry *items = aligned_alloc (_Alignof (PscEntry), (size_t) cap * sizeof *items);
-      if (items == NULL)
-        return UINT32_MAX;
+      uint64_t *hit_frame = items ? calloc (cap, sizeof *hit_frame) : NULL;
+      if (hit_frame == NULL)
+        {
+          free (items);
+          return UINT32_MAX;
+        }
       if (v->len)
-        memcpy (items, v->items, (size_t) v->len * sizeof *items);
+        {
+          memcpy (items, v->items, (size_t) v->len * sizeof *items);
+          memcpy (hit_frame, v->hit_frame, (size_t) v->len * sizeof *hit_frame);
+        }
       free (v->items);
+      free (v->hit_frame);
       v->items = items;
+      v->hit_frame = hit_frame;
       v->cap = cap;
     }
   v->items[v->len] = *e;
@@ -99,7 +108,7 @@ psc_core_update_bytes (PscCore *core, PscKind kind)
 {
   size_t bytes = psc_table_host_bytes (core->tables[kind]) +
                  psc_handle_map_host_bytes (core->handles[kind]) +
-                 (size_t) core->entries[kind].cap * sizeof (PscEntry);
+                 (size_t) core->entries[kind].cap * (sizeof (PscEntry) + sizeof (uint64_t));
   if (kind == PSC_KIND_SET_LAYOUT)
     bytes += psc_table_host_bytes (core->sampler_lists) +
              (size_t) core->sampler_list_entries.cap * sizeof (PscEntry);
@@ -371,6 +380,7 @@ psc_core_free (PscCore *core)
         if (core->entries[k].items[i].owned_key)
           free ((void *) core->entries[k].items[i].key);
       free (core->entries[k].items);
+      free (core->entries[k].hit_frame);
     }
   psc_table_free (core->sampler_lists);
   free (core->sampler_list_entries.items);

@@ -86,9 +86,12 @@ psc_core_create_pipeline (PscCore *core, PscKind kind, const uint8_t *key, size_
 }
 
 /* A request's common case, inline: the key's entry is Ready. Hashes (the
- * same XXH3 as psc_core_hash), finds, compares in full, touches. Anything
- * else (a miss, Compiling, Failed, pass-through, a forced hash) returns
- * false and psc_core_request_key handles the request from the start. */
+ * same XXH3 as psc_core_hash), finds, compares in full; the slot itself
+ * holds the Ready entry's handle (publish_ready sets it, removing the slot
+ * clears it), and the hit's frame goes to the dense hit_frame array, so the
+ * entry is not touched. Anything else (a miss, Compiling, Failed,
+ * pass-through, a forced hash) returns false and psc_core_request_key
+ * handles the request from the start. */
 static inline bool
 try_ready_hit (PscCore *core, PscKind kind, const uint8_t *key, size_t len, VkPipeline *out,
                PscCoreRequestState *state)
@@ -96,14 +99,11 @@ try_ready_hit (PscCore *core, PscKind kind, const uint8_t *key, size_t len, VkPi
   if (__builtin_expect (core->cfg.pass_through | core->cfg.force_hash, 0))
     return false;
   const PscTableItem *item = psc_table_lookup (core->tables[kind], XXH3_64bits (key, len), key, len);
-  if (__builtin_expect (item == NULL, 0))
+  if (__builtin_expect (item == NULL || item->aux == 0, 0))
     return false;
-  PscEntry *e = &core->entries[kind].items[item->value];
-  if (__builtin_expect (e->state != PSC_ENTRY_READY, 0))
-    return false;
-  e->last_used_frame = core->frame;
+  core->entries[kind].hit_frame[item->value] = core->frame;
   psc_stat_add (&core->stats.kinds[kind].hits, 1);
-  *out = (VkPipeline) e->handle;
+  *out = (VkPipeline) item->aux;
   *state = PSC_CORE_READY;
   return true;
 }

@@ -288,7 +288,9 @@ typedef struct {
   const uint8_t *key;    /* in the table's arena, stable until the table dies */
   uint32_t key_len;
   uint32_t value;        /* caller's payload, e.g. an entry index */
-} PscTableItem;
+  uint64_t aux;          /* a second payload, 0 at insertion (pipelines: the
+                            handle while the entry is Ready) */
+} __attribute__((aligned (32))) PscTableItem;   /* a slot never straddles a cache line */
 
 PSC_INTERNAL PscTable *psc_table_new (void);
 PSC_INTERNAL void psc_table_free (PscTable *t);
@@ -304,6 +306,9 @@ PSC_INTERNAL PscStatus psc_table_insert (PscTable *t, uint64_t hash,
                                          PscCoreError *err);
 /* Removes the item whose key is at this arena address (keys are unique). */
 PSC_INTERNAL bool psc_table_remove (PscTable *t, uint64_t hash, const void *key, size_t len);
+/* Sets a present key's aux payload; false if the key is absent. */
+PSC_INTERNAL bool psc_table_set_aux (PscTable *t, uint64_t hash, const void *key, size_t len,
+                                     uint64_t aux);
 PSC_INTERNAL size_t psc_table_count (const PscTable *t);
 PSC_INTERNAL size_t psc_table_host_bytes (const PscTable *t);
 /* How many distinct keys share this full hash now. */

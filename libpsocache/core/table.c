@@ -50,13 +50,23 @@ arena_copy (PscTable *t, const void *key, size_t len)
   return dst;
 }
 
+/* Zeroed slots, aligned like PscTableItem (calloc aligns to 16 only). */
+static PscTableItem *
+slots_new (size_t n)
+{
+  PscTableItem *s = aligned_alloc (_Alignof (PscTableItem), n * sizeof *s);
+  if (s != NULL)
+    memset (s, 0, n * sizeof *s);
+  return s;
+}
+
 PscTable *
 psc_table_new (void)
 {
   PscTable *t = calloc (1, sizeof *t);
   if (t == NULL)
     return NULL;
-  t->slots = calloc (MIN_SLOTS, sizeof *t->slots);
+  t->slots = slots_new (MIN_SLOTS);
   if (t->slots == NULL)
     {
       free (t);
@@ -117,7 +127,7 @@ table_grow (PscTable *t)
   /* Grow when live items fill half; otherwise only tombstones are the issue
    * and a rehash at the same size clears them. */
   size_t new_slots = t->count * 2 >= slots ? slots * 2 : slots;
-  PscTableItem *ns = calloc (new_slots, sizeof *ns);
+  PscTableItem *ns = slots_new (new_slots);
   if (ns == NULL)
     return false;
   size_t new_mask = new_slots - 1;
@@ -169,6 +179,7 @@ psc_table_insert (PscTable *t, uint64_t hash, const void *key, size_t len,
   s->key = copy;
   s->key_len = (uint32_t) len;
   s->value = value;
+  s->aux = 0;
   t->count++;
   if (out != NULL)
     *out = s;
@@ -185,7 +196,18 @@ psc_table_remove (PscTable *t, uint64_t hash, const void *key, size_t len)
    * dies; removal is rare (shader release, eviction). */
   s->key = &tombstone;
   s->key_len = 0;
+  s->aux = 0;
   t->count--;
+  return true;
+}
+
+bool
+psc_table_set_aux (PscTable *t, uint64_t hash, const void *key, size_t len, uint64_t aux)
+{
+  PscTableItem *s = (PscTableItem *) psc_table_find (t, hash, key, len);
+  if (s == NULL)
+    return false;
+  s->aux = aux;
   return true;
 }
 

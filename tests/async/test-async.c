@@ -650,6 +650,40 @@ test_reload_same_handle (void)
   fixture_finish (&f);
 }
 
+/* A graphics pipeline requested every frame through its create info (hits
+ * answered by the table slot, without touching the entry) counts as used:
+ * eviction leaves it alone until the requests stop. */
+static void
+test_hit_keeps_alive (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  PscTestGraphicsInfo g;
+  psc_test_graphics_info_init (&g, &f.o, f.cache);
+  g_autoptr(GError) error = NULL;
+  VkPipeline p = psc_cache_get_graphics_pipeline (f.cache, &g.ci, &error);
+  g_assert_no_error (error);
+  psc_cache_set_eviction_idle_frames (f.cache, 5);
+  for (int i = 0; i < 20; i++)
+    {
+      next_frame (&f);
+      g_assert_true (psc_cache_get_graphics_pipeline (f.cache, &g.ci, NULL) == p);
+    }
+  g_assert_cmpuint (psc_cache_evict (f.cache, 0), ==, 0);
+  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 0);
+  for (int i = 0; i < 5 + PSC_BORROW_FRAMES + 3; i++)
+    next_frame (&f);
+  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 1);
+  /* Evicted: the slot is gone with it, and the next request creates. */
+  guint64 before = stats (f.cache).kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].creations;
+  VkPipeline again = psc_cache_get_graphics_pipeline (f.cache, &g.ci, &error);
+  g_assert_no_error (error);
+  g_assert_true (again != VK_NULL_HANDLE);
+  g_assert_cmpuint (stats (f.cache).kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].creations, ==,
+                    before + 1);
+  fixture_finish (&f);
+}
+
 static void
 test_overflow (void)
 {
@@ -966,6 +1000,7 @@ main (int argc, char **argv)
   g_test_add_func ("/async/eviction-timeline", test_eviction);
   g_test_add_func ("/async/auto-eviction", test_auto_eviction);
   g_test_add_func ("/async/prepared-eviction", test_prepared_eviction);
+  g_test_add_func ("/async/hit-keeps-alive", test_hit_keeps_alive);
   g_test_add_func ("/async/reload-same-handle", test_reload_same_handle);
   g_test_add_func ("/async/overflow", test_overflow);
   g_test_add_func ("/async/fallback", test_fallback);
