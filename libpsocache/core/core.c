@@ -384,6 +384,7 @@ psc_core_free (PscCore *core)
     }
   psc_table_free (core->sampler_lists);
   free (core->sampler_list_entries.items);
+  free (core->sampler_list_entries.hit_frame);
   psc_table_free (core->prepared_table);
   free (core->prepared);
   free (core->prepared_hot);
