@@ -1197,11 +1197,20 @@ fast_vertex_input (const VkPipelineVertexInputStateCreateInfo *vi, bool dynamic_
 
 /* Shader and pipeline-layout lookups for the fast path, through the
  * resolver's memo when it has one (psc-core.h). */
+/* Fibonacci hashing: the top bits of handle * 2^64/phi, so handles that
+ * differ anywhere (pointers, small integers) spread over the slots. */
+static inline uint32_t
+memo_index (uint64_t handle)
+{
+  return (uint32_t) ((handle * UINT64_C (0x9e3779b97f4a7c15)) >> 60)
+         & (PSC_RESOLVER_MEMO_SLOTS - 1);
+}
+
 static inline bool
 memo_resolve (PscResolverMemoSlot *slots, uint64_t handle, uint32_t epoch, uint32_t *id,
               uint32_t *generation, bool *hit)
 {
-  PscResolverMemoSlot *s = &slots[(handle ^ handle >> 7 ^ handle >> 17) % PSC_RESOLVER_MEMO_SLOTS];
+  PscResolverMemoSlot *s = &slots[memo_index (handle)];
   *hit = s->handle == handle && s->epoch == epoch;
   if (*hit)
     {
@@ -1215,8 +1224,11 @@ static inline void
 memo_store (PscResolverMemoSlot *slots, uint64_t handle, uint32_t epoch, uint32_t id,
             uint32_t generation)
 {
-  PscResolverMemoSlot *s = &slots[(handle ^ handle >> 7 ^ handle >> 17) % PSC_RESOLVER_MEMO_SLOTS];
-  *s = (PscResolverMemoSlot) { handle, id, generation, epoch };
+  PscResolverMemoSlot *s = &slots[memo_index (handle)];
+  s->handle = handle;
+  s->id = id;
+  s->generation = generation;
+  s->epoch = epoch;
 }
 
 static inline bool

@@ -140,7 +140,7 @@ typedef struct {
   uint32_t epoch;
 } PscResolverMemoSlot;
 
-#define PSC_RESOLVER_MEMO_SLOTS 8
+#define PSC_RESOLVER_MEMO_SLOTS 16   /* a power of two */
 
 typedef struct {
   const uint32_t *epoch;
