@@ -985,14 +985,13 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
  * shape gets a lean encoder of its own: dynamic rendering, no tessellation,
  * no static rasterizer discard, no sample shading, no stencil test, no
  * static depth bounds, no logic op and no static blend constants. Anything
- * outside that shape, and every check that fails before the stages, makes
- * it decline (PSC_STATUS_DECLINED): psc_encode_graphics then runs the
- * complete encoder from the start, which writes the key or reports the
- * first error with its field path. The stages are encoded last by the
- * shared encode_stage, whose errors are already the first error. For every
- * input it accepts, the fast path writes exactly the bytes the complete
- * encoder writes (tests/unit/test-encode.c checks both on every test input
- * and on randomized variants).
+ * outside that shape, and every check that fails, makes it decline
+ * (PSC_STATUS_DECLINED): psc_encode_graphics then runs the complete encoder
+ * from the start, which writes the key or reports the first error with its
+ * field path (the fast path reports none). For every input it accepts, the
+ * fast path writes exactly the bytes the complete encoder writes
+ * (tests/unit/test-encode.c checks both on every test input and on
+ * randomized variants).
  */
 
 /* The largest key the fast path writes; its room is checked once, up front. */
@@ -1346,7 +1345,7 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
 
 PscStatus
 psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mode,
-                          const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
+                          const PscResolver *r, PscKeyWriter *w)
 {
   DECLINE_IF (ci == NULL || ci->sType != VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO
               || mode != PSC_RENDERING_DYNAMIC || r == NULL || r->shader == NULL
@@ -1605,7 +1604,7 @@ psc_encode_graphics (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mo
                      const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
 {
   const size_t start = w->len;
-  PscStatus st = psc_encode_graphics_fast (ci, mode, r, w, err);
+  PscStatus st = psc_encode_graphics_fast (ci, mode, r, w);
   if (__builtin_expect (st != PSC_STATUS_DECLINED, 1))
     return st;
   w->len = start;

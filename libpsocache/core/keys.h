@@ -281,16 +281,16 @@ typedef struct {
 PSC_ASSERT_PACKED (PscKeyCompute, 3 * 4);
 
 /* ===========================================================================
- * The graphics fast path (encode-pipeline.c): PSC_STATUS_OK, an error from a
- * stage (already the first error), or PSC_STATUS_DECLINED: the input is
- * outside the common shape it handles, or a check failed; the complete
- * encoder must then run from the writer's original length. Exposed for the
- * unit tests, which compare it with the complete encoder.
+ * The graphics fast path (encode-pipeline.c): PSC_STATUS_OK, or
+ * PSC_STATUS_DECLINED: the input is outside the common shape it handles, or
+ * a check failed; the complete encoder must then run from the writer's
+ * original length (it reports errors: the fast path never does). Exposed
+ * for the unit tests, which compare it with the complete encoder.
  */
 #define PSC_STATUS_DECLINED ((PscStatus) -2)
 PSC_INTERNAL PscStatus psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci,
                                                  PscRenderingMode mode, const PscResolver *r,
-                                                 PscKeyWriter *w, PscCoreError *err);
+                                                 PscKeyWriter *w);
 /* The complete encoder alone (psc_encode_graphics = fast path, then this on
  * a decline). */
 PSC_INTERNAL PscStatus psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci,
