@@ -424,7 +424,7 @@ publish_ready (PscCore *core, PscKind kind, uint32_t index, VkPipeline pipeline)
   e->state = PSC_ENTRY_READY;
   e->job = NONE;
   e->last_used_frame = core->frame;
-  /* The slot answers hits from now on (try_ready_hit); retirement and
+  /* The slot answers hits from now on (request_key in pipelines.c); retirement and
    * discarding remove the slot, so it never outlives the Ready state. */
   if (!e->owned_key)
     psc_table_set_aux (core->tables[kind], e->hash, e->key, e->key_len, (uint64_t) pipeline);
@@ -845,7 +845,7 @@ psc_core_request_entry (PscCore *core, PscKind kind, uint32_t idx, PscCoreMissPo
 
 PscStatus
 psc_core_request_key (PscCore *core, PscKind kind, const uint8_t *key, size_t len,
-                      PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn, void *context,
+                      uint64_t hash, PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn, void *context,
                       VkPipeline *out, PscCoreRequestState *state, uint32_t *index_out,
                       PscCoreError *err)
 {
@@ -866,7 +866,6 @@ psc_core_request_key (PscCore *core, PscKind kind, const uint8_t *key, size_t le
       return st;
     }
 
-  uint64_t hash = psc_core_hash (core, key, len);
   const PscTableItem *item = psc_table_find (core->tables[kind], hash, key, len);
   if (item != NULL)
     {

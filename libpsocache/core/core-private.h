@@ -58,7 +58,7 @@ typedef struct {
 typedef struct {
   PscEntry *items;
   /* Pipelines: the frame of each entry's last hit through
-   * try_ready_hit (pipelines.c), kept apart so a hit touches neither its
+   * request_key (pipelines.c), kept apart so a hit touches neither its
    * entry nor more than 8 bytes of dense memory (psc_entry_last_used merges
    * it). Parallel to items. */
   uint64_t *hit_frame;
@@ -361,9 +361,11 @@ PSC_INTERNAL PscStatus psc_core_request_entry (PscCore *core, PscKind kind, uint
                                                PscCoreMissPolicy policy, uint32_t flags,
                                                PscCoreReadyFn fn, void *context, VkPipeline *out,
                                                PscCoreRequestState *state, PscCoreError *err);
-/* The request path shared by direct and prepared requests. */
+/* The request path shared by direct and prepared requests; hash is the
+ * key's psc_core_hash (callers have it already). */
 PSC_INTERNAL PscStatus psc_core_request_key (PscCore *core, PscKind kind, const uint8_t *key,
-                                             size_t len, PscCoreMissPolicy policy, uint32_t flags,
+                                             size_t len, uint64_t hash,
+                                             PscCoreMissPolicy policy, uint32_t flags,
                                              PscCoreReadyFn fn, void *context, VkPipeline *out,
                                              PscCoreRequestState *state, uint32_t *index_out,
                                              PscCoreError *err);

@@ -85,27 +85,34 @@ psc_core_create_pipeline (PscCore *core, PscKind kind, const uint8_t *key, size_
   return psc_pipeline_create_fn (kind) (core, key, len, handle, err);
 }
 
-/* A request's common case, inline: the key's entry is Ready. Hashes (the
- * same XXH3 as psc_core_hash), finds, compares in full; the slot itself
- * holds the Ready entry's handle (publish_ready sets it, removing the slot
- * clears it), and the hit's frame goes to the dense hit_frame array, so the
- * entry is not touched. Anything else (a miss, Compiling, Failed,
- * pass-through, a forced hash) returns false and psc_core_request_key
- * handles the request from the start. */
-static inline bool
-try_ready_hit (PscCore *core, PscKind kind, const uint8_t *key, size_t len, VkPipeline *out,
-               PscCoreRequestState *state)
+/* A pipeline request once its key is written: hash it once (the same hash
+ * as psc_core_hash), and answer the common case inline, a Ready entry. The
+ * table slot itself holds a Ready entry's handle (publish_ready sets it,
+ * removing the slot clears it) and the hit's frame goes to the dense
+ * hit_frame array, so the entry is not touched. Anything else (a miss,
+ * Compiling, Failed, pass-through) goes through psc_core_request_key with
+ * the same hash. */
+static inline PscStatus
+request_key (PscCore *core, PscKind kind, const uint8_t *key, size_t len,
+             PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn, void *context,
+             VkPipeline *out, PscCoreRequestState *state, PscCoreError *err)
 {
-  if (__builtin_expect (core->cfg.pass_through | core->cfg.force_hash, 0))
-    return false;
-  const PscTableItem *item = psc_table_lookup (core->tables[kind], XXH3_64bits (key, len), key, len);
-  if (__builtin_expect (item == NULL || item->aux == 0, 0))
-    return false;
-  core->entries[kind].hit_frame[item->value] = core->frame;
-  psc_stat_add (&core->stats.kinds[kind].hits, 1);
-  *out = (VkPipeline) item->aux;
-  *state = PSC_CORE_READY;
-  return true;
+  const uint64_t hash = __builtin_expect (core->cfg.force_hash, 0) ? core->cfg.forced_hash
+                                                                   : XXH3_64bits (key, len);
+  if (__builtin_expect (!core->cfg.pass_through, 1))
+    {
+      const PscTableItem *item = psc_table_lookup (core->tables[kind], hash, key, len);
+      if (__builtin_expect (item != NULL && item->aux != 0, 1))
+        {
+          core->entries[kind].hit_frame[item->value] = core->frame;
+          psc_stat_add (&core->stats.kinds[kind].hits, 1);
+          *out = (VkPipeline) item->aux;
+          *state = PSC_CORE_READY;
+          return PSC_STATUS_OK;
+        }
+    }
+  return psc_core_request_key (core, kind, key, len, hash, policy, flags, fn, context, out,
+                               state, NULL, err);
 }
 
 static inline PscStatus
@@ -118,10 +125,8 @@ request_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
   PscStatus st = psc_encode_graphics (ci, core->cfg.rendering, &core->resolver, &w, err);
   if (__builtin_expect (st != PSC_STATUS_OK, 0))
     return psc_core_reject (core, st);
-  if (try_ready_hit (core, PSC_KIND_GRAPHICS, w.data, w.len, out, state))
-    return PSC_STATUS_OK;
-  return psc_core_request_key (core, PSC_KIND_GRAPHICS, w.data, w.len, policy, flags, fn,
-                               context, out, state, NULL, err);
+  return request_key (core, PSC_KIND_GRAPHICS, w.data, w.len, policy, flags, fn, context, out,
+                      state, err);
 }
 
 PscStatus
@@ -144,8 +149,8 @@ psc_core_request_compute (PscCore *core, const VkComputePipelineCreateInfo *ci,
   PscStatus st = psc_encode_compute (ci, &core->resolver, &w, err);
   if (st != PSC_STATUS_OK)
     return psc_core_reject (core, st);
-  return psc_core_request_key (core, PSC_KIND_COMPUTE, w.data, w.len, policy, flags, fn,
-                               context, out, state, NULL, err);
+  return request_key (core, PSC_KIND_COMPUTE, w.data, w.len, policy, flags, fn, context, out,
+                      state, err);
 }
 
 PscStatus
@@ -272,7 +277,8 @@ request_prepared_slow (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy,
             "%u is stale: a shader it names was reloaded; prepare the request again", key_id));
     }
   uint32_t idx = UINT32_MAX;
-  PscStatus st = psc_core_request_key (core, (PscKind) p->kind, p->key, p->key_len, policy, flags,
+  PscStatus st = psc_core_request_key (core, (PscKind) p->kind, p->key, p->key_len, p->hash,
+                                       policy, flags,
                                        fn, context, out, state, &idx, err);
   if (st == PSC_STATUS_OK && !core->cfg.pass_through)
     {

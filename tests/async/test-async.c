@@ -564,6 +564,49 @@ test_auto_eviction (void)
   fixture_finish (&f);
 }
 
+/* Requests p every frame for 20 frames with eviction after 5 idle frames:
+ * nothing is evicted. Then stops: p is evicted once the idle frames and the
+ * borrow window have passed, and the next request creates a new pipeline,
+ * which is returned. `request` asks for the pipeline the way the test
+ * means (NULL error: the caller checks the handle). */
+typedef VkPipeline (*RequestFn) (Fixture *f, gconstpointer what, GError **error);
+
+static VkPipeline
+keep_alive_then_evict (Fixture *f, RequestFn request, gconstpointer what, VkPipeline p,
+                       PscObjectKind kind)
+{
+  psc_cache_set_eviction_idle_frames (f->cache, 5);
+  for (int i = 0; i < 20; i++)
+    {
+      next_frame (f);
+      g_assert_true (request (f, what, NULL) == p);
+    }
+  g_assert_cmpuint (psc_cache_evict (f->cache, 0), ==, 0);
+  g_assert_cmpuint (stats (f->cache).async.evictions, ==, 0);
+  for (int i = 0; i < 5 + PSC_BORROW_FRAMES + 3; i++)
+    next_frame (f);
+  g_assert_cmpuint (stats (f->cache).async.evictions, ==, 1);
+  guint64 before = stats (f->cache).kinds[kind].creations;
+  g_autoptr(GError) error = NULL;
+  VkPipeline again = request (f, what, &error);
+  g_assert_no_error (error);
+  g_assert_true (again != VK_NULL_HANDLE);
+  g_assert_cmpuint (stats (f->cache).kinds[kind].creations, ==, before + 1);
+  return again;
+}
+
+static VkPipeline
+request_prepared (Fixture *f, gconstpointer key, GError **error)
+{
+  return psc_cache_get_prepared_pipeline (f->cache, *(const guint32 *) key, error);
+}
+
+static VkPipeline
+request_graphics (Fixture *f, gconstpointer ci, GError **error)
+{
+  return psc_cache_get_graphics_pipeline (f->cache, ci, error);
+}
+
 /* A pipeline requested only through its prepared key (whose record answers
  * from a cached handle, without touching the entry) counts as used: eviction
  * leaves it alone. Once those requests stop it is evicted, and the prepared
@@ -584,24 +627,8 @@ test_prepared_eviction (void)
   VkPipeline p = psc_cache_get_prepared_pipeline (f.cache, key, &error);
   g_assert_no_error (error);
   g_assert_true (p != VK_NULL_HANDLE);
-  psc_cache_set_eviction_idle_frames (f.cache, 5);
-  for (int i = 0; i < 20; i++)
-    {
-      next_frame (&f);
-      g_assert_true (psc_cache_get_prepared_pipeline (f.cache, key, NULL) == p);
-    }
-  g_assert_cmpuint (psc_cache_evict (f.cache, 0), ==, 0);
-  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 0);
-  /* No more requests: evicted after the idle frames. */
-  for (int i = 0; i < 5 + PSC_BORROW_FRAMES + 3; i++)
-    next_frame (&f);
-  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 1);
-  guint64 before = stats (f.cache).kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations;
-  VkPipeline again = psc_cache_get_prepared_pipeline (f.cache, key, &error);
-  g_assert_no_error (error);
-  g_assert_true (again != VK_NULL_HANDLE);
-  g_assert_cmpuint (stats (f.cache).kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==,
-                    before + 1);
+  VkPipeline again = keep_alive_then_evict (&f, request_prepared, &key, p,
+                                            PSC_OBJECT_KIND_COMPUTE_PIPELINE);
   /* The record answers from the new entry from now on. */
   next_frame (&f);
   g_assert_true (psc_cache_get_prepared_pipeline (f.cache, key, NULL) == again);
@@ -663,24 +690,8 @@ test_hit_keeps_alive (void)
   g_autoptr(GError) error = NULL;
   VkPipeline p = psc_cache_get_graphics_pipeline (f.cache, &g.ci, &error);
   g_assert_no_error (error);
-  psc_cache_set_eviction_idle_frames (f.cache, 5);
-  for (int i = 0; i < 20; i++)
-    {
-      next_frame (&f);
-      g_assert_true (psc_cache_get_graphics_pipeline (f.cache, &g.ci, NULL) == p);
-    }
-  g_assert_cmpuint (psc_cache_evict (f.cache, 0), ==, 0);
-  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 0);
-  for (int i = 0; i < 5 + PSC_BORROW_FRAMES + 3; i++)
-    next_frame (&f);
-  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 1);
-  /* Evicted: the slot is gone with it, and the next request creates. */
-  guint64 before = stats (f.cache).kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].creations;
-  VkPipeline again = psc_cache_get_graphics_pipeline (f.cache, &g.ci, &error);
-  g_assert_no_error (error);
-  g_assert_true (again != VK_NULL_HANDLE);
-  g_assert_cmpuint (stats (f.cache).kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].creations, ==,
-                    before + 1);
+  /* Once evicted, the slot is gone with it: the next request creates. */
+  keep_alive_then_evict (&f, request_graphics, &g.ci, p, PSC_OBJECT_KIND_GRAPHICS_PIPELINE);
   fixture_finish (&f);
 }
 
