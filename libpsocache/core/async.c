@@ -73,8 +73,12 @@ worker_main (void *data)
       uint32_t ci = h->free_caches[--h->free_cache_count];
       PscJob *job = &core->jobs[ji];
       atomic_store (&job->state, PSC_JOB_RUNNING);
-      atomic_fetch_sub_explicit (&core->stats.queued, 1, memory_order_relaxed);
-      atomic_fetch_add_explicit (&core->stats.in_flight, 1, memory_order_relaxed);
+      /* A job moves queued -> in_flight -> unpublished: each step leaves
+       * its stage before it enters the next (seq_cst), and
+       * psc_core_read_stats reads the stages last to first, so one
+       * snapshot never counts a job twice. */
+      atomic_fetch_sub_explicit (&core->stats.queued, 1, memory_order_seq_cst);
+      atomic_fetch_add_explicit (&core->stats.in_flight, 1, memory_order_seq_cst);
       pthread_mutex_unlock (&h->lock);
 
       VkPipeline pipeline = VK_NULL_HANDLE;
@@ -103,8 +107,8 @@ worker_main (void *data)
            * outside the lock. ThreadSanitizer must report this. */
           h->done_count++;
           atomic_store (&job->state, PSC_JOB_DONE);
-          atomic_fetch_add_explicit (&core->stats.unpublished, 1, memory_order_relaxed);
-          atomic_fetch_sub_explicit (&core->stats.in_flight, 1, memory_order_relaxed);
+          atomic_fetch_sub_explicit (&core->stats.in_flight, 1, memory_order_seq_cst);
+          atomic_fetch_add_explicit (&core->stats.unpublished, 1, memory_order_seq_cst);
           pthread_mutex_unlock (&h->lock);
           c->pipeline = pipeline;
           /* Synchronize with nothing until the pump has consumed the record,
@@ -118,8 +122,8 @@ worker_main (void *data)
       c->pipeline = pipeline;
       h->done_count++;
       atomic_store (&job->state, PSC_JOB_DONE);
-      atomic_fetch_add_explicit (&core->stats.unpublished, 1, memory_order_relaxed);
-      atomic_fetch_sub_explicit (&core->stats.in_flight, 1, memory_order_relaxed);
+      atomic_fetch_sub_explicit (&core->stats.in_flight, 1, memory_order_seq_cst);
+      atomic_fetch_add_explicit (&core->stats.unpublished, 1, memory_order_seq_cst);
     }
   pthread_mutex_unlock (&h->lock);
   return NULL;

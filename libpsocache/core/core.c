@@ -432,11 +432,16 @@ psc_core_get_stats (const PscCore *core, PscCoreStats *out)
   for (int i = 0; i < PSC_STATUS_COUNT; i++)
     out->rejected[i] = atomic_load_explicit (&s->rejected[i], memory_order_relaxed);
   out->frame = atomic_load_explicit (&s->frame, memory_order_relaxed);
+  /* A job's stages, last to first (see the worker in async.c): a snapshot
+   * never counts one job in two of them. */
+  out->async.unpublished = atomic_load_explicit (&s->unpublished, memory_order_seq_cst);
+  out->async.in_flight = atomic_load_explicit (&s->in_flight, memory_order_seq_cst);
+  out->async.queued = atomic_load_explicit (&s->queued, memory_order_seq_cst);
 #define A(f) out->async.f = atomic_load_explicit (&s->f, memory_order_relaxed)
-  A (queued); A (in_flight); A (completed); A (failed); A (stale_discards);
+  A (completed); A (failed); A (stale_discards);
   A (waiters_served); A (overflow_fallbacks); A (overflow_skips); A (evictions);
   A (retirements_pending); A (retired); A (owner_wait_ns); A (fallbacks_returned);
-  A (stale_returned); A (unpublished);
+  A (stale_returned);
 #undef A
 }
 

@@ -141,7 +141,9 @@ typedef struct {
  *   next [method@Psc.Cache.begin_frame] publishes them, within its time
  *   budget)
  *
- * Asynchronous-compilation counters, part of [struct@Psc.Stats].
+ * Asynchronous-compilation counters, part of [struct@Psc.Stats]. In one
+ * snapshot a job is counted in at most one of @queued, @in_flight and
+ * @unpublished, so their sum never exceeds the job capacity.
  */
 typedef struct {
   guint64 queued;
