@@ -364,14 +364,15 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
 
   PscKeyGraphics h;
   h.tag = PSC_TAG_GRAPHICS;
-  h.render_pass_id = 0;
-  h.subpass = 0;
-  h.view_mask = 0;
   h.depth_format = 0;
   h.stencil_format = 0;
-  h.rendering = (uint8_t) mode;
   h.present = 0;
   h.color_count = 0;
+  /* Optional records (keys.h): written when their bit is set in present. */
+  PscKeyLegacyPass pass = { 0, 0 };
+  uint32_t view_mask = 0;
+  PscKeyTessellation tess_rec = { 0 };
+  PscKeySampleState sample = { { 0, 0 }, 0 };
 
   /* --- pNext ------------------------------------------------------------ */
   const VkPipelineRenderingCreateInfo *ri = NULL;
@@ -424,7 +425,9 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
         return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
                             "VkPipelineRenderingCreateInfo is required on the dynamic rendering "
                             "backend", "pNext");
-      h.view_mask = ri->viewMask;
+      view_mask = ri->viewMask;
+      if (view_mask != 0)
+        h.present |= PSC_GFX_HAS_VIEW_MASK;
       color_count = ri->colorAttachmentCount;
       if (PSC_UNLIKELY (color_count > PSC_MAX_COLOR_ATTACHMENTS))
         return psc_fail_capacity (err, color_count, PSC_MAX_COLOR_ATTACHMENTS,
@@ -465,14 +468,15 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
                             "render pass from the cache)", "renderPass");
       uint32_t subpass_count = 0;
       if (PSC_UNLIKELY (r->render_pass == NULL
-                        || !r->render_pass (r->ctx, ci->renderPass, ci->subpass, &h.render_pass_id,
+                        || !r->render_pass (r->ctx, ci->renderPass, ci->subpass, &pass.render_pass_id,
                                             &subpass_count, &pass_samples)))
         return psc_fail_foreign (err, "renderPass");
       if (PSC_UNLIKELY (ci->subpass >= subpass_count))
         return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT, "subpass",
                                  "%u >= the render pass's subpass count %u",
                                  ci->subpass, subpass_count);
-      h.subpass = ci->subpass;
+      pass.subpass = ci->subpass;
+      h.present |= PSC_GFX_LEGACY_PASS;
     }
   else
     return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT, "", "unknown rendering mode %d",
@@ -511,7 +515,8 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
                             "VK_DYNAMIC_STATE_SCISSOR and VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT "
                             "are mutually exclusive", "pDynamicState");
     }
-  h.dynamic_mask = dyn;
+  h.dynamic_lo = (uint32_t) dyn;
+  h.dynamic_hi = (uint32_t) (dyn >> 32);
 
   /* --- stages: validate the stage bits, sort ------------------------------ */
   const uint32_t stage_count = ci->stageCount;
@@ -600,7 +605,7 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
       CHECK_STYPE (ts, VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO, "pTessellationState");
       PSC_CHECK_NO_PNEXT (err, ts->pNext, "pTessellationState->");
       CHECK_FLAGS_ZERO (ts, "pTessellationState");
-      st.patch_control_points = ts->patchControlPoints;
+      tess_rec.patch_control_points = ts->patchControlPoints;
       h.present |= PSC_GFX_HAS_TESSELLATION;
     }
 
@@ -659,7 +664,8 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
       st.sample_shading = ms->sampleShadingEnable != VK_FALSE;
       if (st.sample_shading)
         {
-          FLOAT (ms->minSampleShading, st.min_sample_shading, "pMultisampleState->minSampleShading");
+          FLOAT (ms->minSampleShading, sample.min_sample_shading,
+                 "pMultisampleState->minSampleShading");
           if (PSC_UNLIKELY (!(ms->minSampleShading >= 0.0f && ms->minSampleShading <= 1.0f)))
             return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "outside [0, 1]",
                                 "pMultisampleState->minSampleShading");
@@ -673,8 +679,10 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
             mask |= (uint64_t) ms->pSampleMask[1] << 32;
           mask &= full;
         }
-      st.sample_mask[0] = (uint32_t) mask;
-      st.sample_mask[1] = (uint32_t) (mask >> 32);
+      sample.sample_mask[0] = (uint32_t) mask;
+      sample.sample_mask[1] = (uint32_t) (mask >> 32);
+      if (st.sample_shading || mask != full)
+        h.present |= PSC_GFX_HAS_SAMPLE_STATE;
       st.alpha_to_coverage = ms->alphaToCoverageEnable != VK_FALSE;
       st.alpha_to_one = ms->alphaToOneEnable != VK_FALSE;
       h.present |= PSC_GFX_HAS_MULTISAMPLE;
@@ -853,6 +861,10 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
   /* --- write the fixed part ---------------------------------------------- */
   {
     const size_t fixed = sizeof h + color_count * sizeof (uint16_t) + sizeof st
+                         + ((h.present & PSC_GFX_LEGACY_PASS) ? sizeof pass : 0)
+                         + ((h.present & PSC_GFX_HAS_VIEW_MASK) ? sizeof view_mask : 0)
+                         + ((h.present & PSC_GFX_HAS_TESSELLATION) ? sizeof tess_rec : 0)
+                         + ((h.present & PSC_GFX_HAS_SAMPLE_STATE) ? sizeof sample : 0)
                          + ((h.present & PSC_GFX_HAS_DEPTH_BIAS) ? sizeof bias : 0)
                          + ((h.present & PSC_GFX_HAS_STENCIL_BOUNDS) ? sizeof dsk : 0)
                          + ((h.present & PSC_GFX_HAS_BLEND_CONSTANTS) ? sizeof cbk : 0)
@@ -861,27 +873,28 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
     uint8_t *o = psc_kw_reserve (w, fixed);
     if (PSC_UNLIKELY (o == NULL))
       return psc_fail_key_full (err, w);
+#define PUT_IF(bit, record)                                                      \
+  do {                                                                           \
+    if (h.present & (bit))                                                       \
+      {                                                                          \
+        memcpy (o, &(record), sizeof (record));                                  \
+        o += sizeof (record);                                                    \
+      }                                                                          \
+  } while (0)
     memcpy (o, &h, sizeof h);
     o += sizeof h;
+    PUT_IF (PSC_GFX_LEGACY_PASS, pass);
+    PUT_IF (PSC_GFX_HAS_VIEW_MASK, view_mask);
     memcpy (o, colors, color_count * sizeof (uint16_t));
     o += color_count * sizeof (uint16_t);
     memcpy (o, &st, sizeof st);
     o += sizeof st;
-    if (h.present & PSC_GFX_HAS_DEPTH_BIAS)
-      {
-        memcpy (o, &bias, sizeof bias);
-        o += sizeof bias;
-      }
-    if (h.present & PSC_GFX_HAS_STENCIL_BOUNDS)
-      {
-        memcpy (o, &dsk, sizeof dsk);
-        o += sizeof dsk;
-      }
-    if (h.present & PSC_GFX_HAS_BLEND_CONSTANTS)
-      {
-        memcpy (o, &cbk, sizeof cbk);
-        o += sizeof cbk;
-      }
+    PUT_IF (PSC_GFX_HAS_TESSELLATION, tess_rec);
+    PUT_IF (PSC_GFX_HAS_DEPTH_BIAS, bias);
+    PUT_IF (PSC_GFX_HAS_SAMPLE_STATE, sample);
+    PUT_IF (PSC_GFX_HAS_STENCIL_BOUNDS, dsk);
+    PUT_IF (PSC_GFX_HAS_BLEND_CONSTANTS, cbk);
+#undef PUT_IF
     if (h.present & PSC_GFX_HAS_COLOR_BLEND)
       memcpy (o, blend, st.blend_count * sizeof (PscKeyBlendAttachment));
   }
@@ -996,8 +1009,9 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
 
 /* The largest key the fast path writes; its room is checked once, up front. */
 #define FAST_KEY_MAX                                                             \
-  (sizeof (PscKeyGraphics) + PSC_MAX_COLOR_ATTACHMENTS * sizeof (uint16_t)       \
-   + sizeof (PscKeyGraphicsState) + sizeof (PscKeyDepthBias)                     \
+  (sizeof (PscKeyGraphics) + sizeof (uint32_t) /* view mask */                 \
+   + PSC_MAX_COLOR_ATTACHMENTS * sizeof (uint16_t) + sizeof (PscKeyGraphicsState) \
+   + sizeof (PscKeyDepthBias) + sizeof (PscKeySampleState)                       \
    + PSC_MAX_COLOR_ATTACHMENTS * sizeof (PscKeyBlendAttachment)                  \
    + PSC_MAX_VERTEX_BINDINGS * sizeof (PscKeyVertexBinding)                      \
    + PSC_MAX_VERTEX_ATTRIBUTES * sizeof (PscKeyVertexAttribute)                  \
@@ -1019,16 +1033,15 @@ _Static_assert (FAST_KEY_MAX <= PSC_MAX_KEY_BYTES, "the fast path must fit a key
 /* Zeroes the fast path's 44-byte state record in place with 16-, 8- and
  * 4-byte stores: a memset of that size compiles to a `rep stos` with GCC's
  * generic tuning, whose start-up cost showed up in profiles of the hit. */
-_Static_assert (sizeof (PscKeyGraphicsState) == 44, "update zero_state_record");
+_Static_assert (sizeof (PscKeyGraphicsState) == 28, "update zero_state_record");
 
 static inline void
 zero_state_record (uint8_t *dst)
 {
-  static const uint8_t zeros[48];
+  static const uint8_t zeros[32];
   memcpy (dst, zeros, 16);
-  memcpy (dst + 16, zeros + 16, 16);
-  memcpy (dst + 32, zeros + 32, 8);
-  memcpy (dst + 40, zeros + 40, 4);
+  memcpy (dst + 16, zeros + 16, 8);
+  memcpy (dst + 24, zeros + 24, 4);
 }
 
 /* Sorts order[0..n) by the u32 number at base + order[i] * stride (n <= 32,
@@ -1370,6 +1383,14 @@ psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
   DECLINE_IF (color_count > PSC_MAX_COLOR_ATTACHMENTS
               || (color_count && ri->pColorAttachmentFormats == NULL));
   uint8_t *o = base + sizeof (PscKeyGraphics);
+  uint16_t present = PSC_GFX_HAS_VIEWPORT | PSC_GFX_HAS_MULTISAMPLE;
+  const uint32_t view_mask = ri->viewMask;
+  if (view_mask != 0)
+    {
+      memcpy (o, &view_mask, sizeof view_mask);
+      o += sizeof view_mask;
+      present |= PSC_GFX_HAS_VIEW_MASK;
+    }
   for (uint32_t j = 0; j < color_count; j++)
     {
       uint16_t id;
@@ -1428,7 +1449,6 @@ psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
     memcpy (sp + offsetof (PscKeyGraphicsState, field), &v_, sizeof v_);         \
   } while (0)
   o += sizeof (PscKeyGraphicsState);
-  uint8_t present = PSC_GFX_HAS_VIEWPORT | PSC_GFX_HAS_MULTISAMPLE;
   uint8_t e8;
 
   /* Rasterization. */
@@ -1501,19 +1521,25 @@ psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
               || !psc_enum_samples (ms->rasterizationSamples, &samples)
               || ms->sampleShadingEnable);
   ST (samples, samples);
-  {
-    const uint64_t full = samples == 64 ? UINT64_MAX : (UINT64_C (1) << samples) - 1;
-    uint64_t mask = full;
-    if (ms->pSampleMask != NULL)
-      {
-        mask = ms->pSampleMask[0];
-        if (samples > 32)
-          mask |= (uint64_t) ms->pSampleMask[1] << 32;
-        mask &= full;
-      }
-    ST (sample_mask[0], (uint32_t) mask);
-    ST (sample_mask[1], (uint32_t) (mask >> 32));
-  }
+  if (ms->pSampleMask != NULL)
+    {
+      /* A mask that is not full (after masking to the sample count) gets
+       * its record, after the depth-bias record if there is one. */
+      const uint64_t full = samples == 64 ? UINT64_MAX : (UINT64_C (1) << samples) - 1;
+      uint64_t mask = ms->pSampleMask[0];
+      if (samples > 32)
+        mask |= (uint64_t) ms->pSampleMask[1] << 32;
+      mask &= full;
+      if (mask != full)
+        {
+          const uint32_t lo = (uint32_t) mask, hi = (uint32_t) (mask >> 32), none = 0;
+          memcpy (o + offsetof (PscKeySampleState, sample_mask), &lo, 4);
+          memcpy (o + offsetof (PscKeySampleState, sample_mask) + 4, &hi, 4);
+          memcpy (o + offsetof (PscKeySampleState, min_sample_shading), &none, 4);
+          o += sizeof (PscKeySampleState);
+          present |= PSC_GFX_HAS_SAMPLE_STATE;
+        }
+    }
   ST (alpha_to_coverage, ms->alphaToCoverageEnable != VK_FALSE);
   ST (alpha_to_one, ms->alphaToOneEnable != VK_FALSE);
 
@@ -1573,14 +1599,11 @@ psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
   } while (0)
   HD (tag, PSC_TAG_GRAPHICS);
   HD (flags, ci->flags);
-  HD (dynamic_mask, dyn);
+  HD (dynamic_lo, (uint32_t) dyn);
+  HD (dynamic_hi, (uint32_t) (dyn >> 32));
   HD (layout_id, layout_id);
-  HD (render_pass_id, 0);
-  HD (subpass, 0);
-  HD (view_mask, ri->viewMask);
   HD (depth_format, (uint16_t) df);
   HD (stencil_format, (uint16_t) sf);
-  HD (rendering, (uint8_t) PSC_RENDERING_DYNAMIC);
   HD (stage_count, (uint8_t) stage_count);
   HD (present, present);
   HD (color_count, (uint8_t) color_count);
@@ -1611,49 +1634,97 @@ psc_encode_graphics (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mo
   return psc_encode_graphics_full (ci, mode, r, w, err);
 }
 
+/* ---------------------------------------------------------------------------
+ * Reading graphics keys.
+ *
+ * Everything before the vertex input, with the optional records that are
+ * absent set to their defaults (zeros; a full sample mask). The decoder, the
+ * shader-reference walk and the rendering signature all start here.
+ */
+static inline uint64_t
+psc_graphics_key_dynamic (const PscKeyGraphics *h)
+{
+  return h->dynamic_lo | (uint64_t) h->dynamic_hi << 32;
+}
+
+typedef struct {
+  PscKeyGraphics h;
+  PscKeyLegacyPass pass;
+  uint32_t view_mask;
+  uint16_t colors[PSC_MAX_COLOR_ATTACHMENTS];
+  PscKeyGraphicsState st;
+  PscKeyTessellation tess;
+  PscKeyDepthBias bias;
+  PscKeySampleState sample;
+  PscKeyDepthStencil dsk;
+  PscKeyColorBlend cbk;
+  PscKeyBlendAttachment blend[PSC_MAX_COLOR_ATTACHMENTS];
+} GraphicsKeyFixed;
+
+/* Reads the record at rd into dst when bit is set in present. */
+static bool
+read_optional (PscKeyReader *rd, uint32_t present, uint32_t bit, void *dst, size_t size)
+{
+  return !(present & bit) || psc_kr_get (rd, dst, size);
+}
+
+static bool
+read_graphics_fixed (PscKeyReader *rd, GraphicsKeyFixed *k)
+{
+  memset (k, 0, sizeof *k);
+  PscKeyGraphics *h = &k->h;
+  if (!psc_kr_get (rd, h, sizeof *h) || h->tag != PSC_TAG_GRAPHICS
+      || h->stage_count == 0 || h->stage_count > PSC_MAX_GRAPHICS_STAGES
+      || h->color_count > PSC_MAX_COLOR_ATTACHMENTS || (h->present & ~PSC_GFX_HAS_ALL)
+      || (psc_graphics_key_dynamic (h) & ~PSC_DYN_ALL_MASK)
+      || ((h->present & PSC_GFX_LEGACY_PASS)
+          && (h->color_count || (h->present & PSC_GFX_HAS_VIEW_MASK)))
+      || !read_optional (rd, h->present, PSC_GFX_LEGACY_PASS, &k->pass, sizeof k->pass)
+      || !read_optional (rd, h->present, PSC_GFX_HAS_VIEW_MASK, &k->view_mask, sizeof k->view_mask)
+      || !psc_kr_get (rd, k->colors, h->color_count * sizeof k->colors[0]))
+    return false;
+  PscKeyGraphicsState *st = &k->st;
+  if (!psc_kr_get (rd, st, sizeof *st)
+      || st->binding_count > PSC_MAX_VERTEX_BINDINGS || st->attribute_count > PSC_MAX_VERTEX_ATTRIBUTES
+      || st->blend_count > PSC_MAX_COLOR_ATTACHMENTS
+      || st->viewport_count > PSC_MAX_VIEWPORTS || st->scissor_count > PSC_MAX_VIEWPORTS
+      || (st->sample_shading && !(h->present & PSC_GFX_HAS_SAMPLE_STATE)))
+    return false;
+  if (!(h->present & PSC_GFX_HAS_SAMPLE_STATE))
+    {
+      const uint64_t full = st->samples == 64 ? UINT64_MAX : (UINT64_C (1) << st->samples) - 1;
+      k->sample.sample_mask[0] = (uint32_t) full;
+      k->sample.sample_mask[1] = (uint32_t) (full >> 32);
+    }
+  return read_optional (rd, h->present, PSC_GFX_HAS_TESSELLATION, &k->tess, sizeof k->tess)
+         && read_optional (rd, h->present, PSC_GFX_HAS_DEPTH_BIAS, &k->bias, sizeof k->bias)
+         && read_optional (rd, h->present, PSC_GFX_HAS_SAMPLE_STATE, &k->sample, sizeof k->sample)
+         && read_optional (rd, h->present, PSC_GFX_HAS_STENCIL_BOUNDS, &k->dsk, sizeof k->dsk)
+         && read_optional (rd, h->present, PSC_GFX_HAS_BLEND_CONSTANTS, &k->cbk, sizeof k->cbk)
+         && read_optional (rd, h->present, PSC_GFX_HAS_COLOR_BLEND, k->blend,
+                           st->blend_count * sizeof k->blend[0]);
+}
+
 const VkGraphicsPipelineCreateInfo *
 psc_decode_graphics (const uint8_t *key, size_t len, const PscResolver *r, PscGraphicsBuild *b)
 {
   if (key == NULL || b == NULL || r == NULL)
     return NULL;
   PscKeyReader rd = { key, key + len };
-  PscKeyGraphics h;
-  if (!psc_kr_get (&rd, &h, sizeof h) || h.tag != PSC_TAG_GRAPHICS
-      || h.stage_count == 0 || h.stage_count > PSC_MAX_GRAPHICS_STAGES
-      || h.color_count > PSC_MAX_COLOR_ATTACHMENTS || (h.present & ~PSC_GFX_HAS_ALL)
-      || (h.dynamic_mask & ~PSC_DYN_ALL_MASK)
-      || (h.rendering != PSC_RENDERING_DYNAMIC && h.rendering != PSC_RENDERING_LEGACY))
+  GraphicsKeyFixed fx;
+  if (!read_graphics_fixed (&rd, &fx))
     return NULL;
+  const PscKeyGraphics h = fx.h;
+  const PscKeyGraphicsState st = fx.st;
+  const PscKeyDepthBias bias = fx.bias;
+  const PscKeyDepthStencil dsk = fx.dsk;
+  const PscKeyColorBlend cbk = fx.cbk;
+  const PscKeyBlendAttachment *blend = fx.blend;
 
   memset (b, 0, sizeof *b);
   for (uint32_t j = 0; j < h.color_count; j++)
-    {
-      uint16_t id;
-      if (!psc_kr_get (&rd, &id, sizeof id) || !psc_enum_format_to_vk (id, &b->color_formats[j]))
-        return NULL;
-    }
-  PscKeyGraphicsState st;
-  if (!psc_kr_get (&rd, &st, sizeof st)
-      || st.binding_count > PSC_MAX_VERTEX_BINDINGS || st.attribute_count > PSC_MAX_VERTEX_ATTRIBUTES
-      || st.blend_count > PSC_MAX_COLOR_ATTACHMENTS
-      || st.viewport_count > PSC_MAX_VIEWPORTS || st.scissor_count > PSC_MAX_VIEWPORTS)
-    return NULL;
-  PscKeyDepthBias bias;
-  memset (&bias, 0, sizeof bias);
-  if ((h.present & PSC_GFX_HAS_DEPTH_BIAS) && !psc_kr_get (&rd, &bias, sizeof bias))
-    return NULL;
-  PscKeyDepthStencil dsk;
-  memset (&dsk, 0, sizeof dsk);
-  if ((h.present & PSC_GFX_HAS_STENCIL_BOUNDS) && !psc_kr_get (&rd, &dsk, sizeof dsk))
-    return NULL;
-  PscKeyColorBlend cbk;
-  memset (&cbk, 0, sizeof cbk);
-  if ((h.present & PSC_GFX_HAS_BLEND_CONSTANTS) && !psc_kr_get (&rd, &cbk, sizeof cbk))
-    return NULL;
-  PscKeyBlendAttachment blend[PSC_MAX_COLOR_ATTACHMENTS];
-  if ((h.present & PSC_GFX_HAS_COLOR_BLEND)
-      && !psc_kr_get (&rd, blend, st.blend_count * sizeof blend[0]))
-    return NULL;
+    if (!psc_enum_format_to_vk (fx.colors[j], &b->color_formats[j]))
+      return NULL;
 
   VkGraphicsPipelineCreateInfo *ci = &b->ci;
 
@@ -1698,7 +1769,7 @@ psc_decode_graphics (const uint8_t *key, size_t len, const PscResolver *r, PscGr
   ci->stageCount = h.stage_count;
   ci->pStages = b->stages;
 
-  const uint64_t dyn = h.dynamic_mask;
+  const uint64_t dyn = psc_graphics_key_dynamic (&h);
 
   b->input_assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
   b->input_assembly.topology = (VkPrimitiveTopology) st.topology;
@@ -1708,7 +1779,7 @@ psc_decode_graphics (const uint8_t *key, size_t len, const PscResolver *r, PscGr
   if (h.present & PSC_GFX_HAS_TESSELLATION)
     {
       b->tessellation.sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO;
-      b->tessellation.patchControlPoints = st.patch_control_points;
+      b->tessellation.patchControlPoints = fx.tess.patch_control_points;
       ci->pTessellationState = &b->tessellation;
     }
 
@@ -1743,13 +1814,13 @@ psc_decode_graphics (const uint8_t *key, size_t len, const PscResolver *r, PscGr
       ms->sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO;
       ms->rasterizationSamples = (VkSampleCountFlagBits) st.samples;
       ms->sampleShadingEnable = st.sample_shading;
-      ms->minSampleShading = psc_bits_float (st.min_sample_shading);
+      ms->minSampleShading = psc_bits_float (fx.sample.min_sample_shading);
       const uint64_t full = st.samples == 64 ? UINT64_MAX : (UINT64_C (1) << st.samples) - 1;
-      const uint64_t mask = st.sample_mask[0] | ((uint64_t) st.sample_mask[1] << 32);
+      const uint64_t mask = fx.sample.sample_mask[0] | ((uint64_t) fx.sample.sample_mask[1] << 32);
       if (mask != full)
         {
-          b->sample_mask[0] = st.sample_mask[0];
-          b->sample_mask[1] = st.sample_mask[1];
+          b->sample_mask[0] = fx.sample.sample_mask[0];
+          b->sample_mask[1] = fx.sample.sample_mask[1];
           ms->pSampleMask = b->sample_mask;
         }
       ms->alphaToCoverageEnable = st.alpha_to_coverage;
@@ -1828,11 +1899,11 @@ psc_decode_graphics (const uint8_t *key, size_t len, const PscResolver *r, PscGr
   if (ci->layout == VK_NULL_HANDLE)
     return NULL;
 
-  if (h.rendering == PSC_RENDERING_DYNAMIC)
+  if (!(h.present & PSC_GFX_LEGACY_PASS))
     {
       VkPipelineRenderingCreateInfo *ri = &b->rendering;
       ri->sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO;
-      ri->viewMask = h.view_mask;
+      ri->viewMask = fx.view_mask;
       ri->colorAttachmentCount = h.color_count;
       ri->pColorAttachmentFormats = h.color_count ? b->color_formats : NULL;
       if (!psc_enum_format_to_vk (h.depth_format, &ri->depthAttachmentFormat)
@@ -1844,10 +1915,10 @@ psc_decode_graphics (const uint8_t *key, size_t len, const PscResolver *r, PscGr
     {
       if (r->render_pass_handle == NULL)
         return NULL;
-      ci->renderPass = r->render_pass_handle (r->ctx, h.render_pass_id);
+      ci->renderPass = r->render_pass_handle (r->ctx, fx.pass.render_pass_id);
       if (ci->renderPass == VK_NULL_HANDLE)
         return NULL;
-      ci->subpass = h.subpass;
+      ci->subpass = fx.pass.subpass;
     }
 
   ci->sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
@@ -1964,22 +2035,14 @@ psc_pipeline_key_shaders (const uint8_t *key, size_t len, uint32_t *ids, uint32_
     }
   else if (tag == PSC_TAG_GRAPHICS)
     {
-      PscKeyGraphics h;
-      PscKeyGraphicsState st;
-      if (!psc_kr_get (&rd, &h, sizeof h) || h.stage_count > PSC_MAX_GRAPHICS_STAGES
-          || !psc_kr_take (&rd, h.color_count * sizeof (uint16_t))
-          || !psc_kr_get (&rd, &st, sizeof st))
+      GraphicsKeyFixed k;
+      if (!read_graphics_fixed (&rd, &k))
         return -1;
-      size_t skip = ((h.present & PSC_GFX_HAS_DEPTH_BIAS) ? sizeof (PscKeyDepthBias) : 0)
-                    + ((h.present & PSC_GFX_HAS_STENCIL_BOUNDS) ? sizeof (PscKeyDepthStencil) : 0)
-                    + ((h.present & PSC_GFX_HAS_BLEND_CONSTANTS) ? sizeof (PscKeyColorBlend) : 0)
-                    + ((h.present & PSC_GFX_HAS_COLOR_BLEND)
-                       ? st.blend_count * sizeof (PscKeyBlendAttachment) : 0)
-                    + st.binding_count * sizeof (PscKeyVertexBinding)
-                    + st.attribute_count * sizeof (PscKeyVertexAttribute);
+      const size_t skip = k.st.binding_count * sizeof (PscKeyVertexBinding)
+                          + k.st.attribute_count * sizeof (PscKeyVertexAttribute);
       if (skip > 0 && !psc_kr_take (&rd, skip))
         return -1;
-      stages = h.stage_count;
+      stages = k.h.stage_count;
     }
   else
     return -1;
@@ -2006,28 +2069,24 @@ bool
 psc_graphics_key_rendering_signature (const uint8_t *key, size_t len, uint8_t *out, size_t *out_len)
 {
   PscKeyReader rd = { key, key + len };
-  PscKeyGraphics h;
-  uint16_t colors[PSC_MAX_COLOR_ATTACHMENTS];
-  PscKeyGraphicsState st;
-  if (!psc_kr_get (&rd, &h, sizeof h) || h.tag != PSC_TAG_GRAPHICS
-      || h.color_count > PSC_MAX_COLOR_ATTACHMENTS
-      || !psc_kr_get (&rd, colors, h.color_count * sizeof (uint16_t))
-      || !psc_kr_get (&rd, &st, sizeof st))
+  GraphicsKeyFixed k;
+  if (!read_graphics_fixed (&rd, &k))
     return false;
+  const uint8_t legacy = (k.h.present & PSC_GFX_LEGACY_PASS) != 0;
   uint8_t *o = out;
 #define PUT(v) do { memcpy (o, &(v), sizeof (v)); o += sizeof (v); } while (0)
-  PUT (h.layout_id);
-  PUT (h.render_pass_id);
-  PUT (h.subpass);
-  PUT (h.view_mask);
-  PUT (h.depth_format);
-  PUT (h.stencil_format);
-  PUT (h.rendering);
-  PUT (h.color_count);
-  PUT (st.samples);
+  PUT (k.h.layout_id);
+  PUT (k.pass.render_pass_id);
+  PUT (k.pass.subpass);
+  PUT (k.view_mask);
+  PUT (k.h.depth_format);
+  PUT (k.h.stencil_format);
+  PUT (legacy);
+  PUT (k.h.color_count);
+  PUT (k.st.samples);
 #undef PUT
-  memcpy (o, colors, h.color_count * sizeof (uint16_t));
-  o += h.color_count * sizeof (uint16_t);
+  memcpy (o, k.colors, k.h.color_count * sizeof (uint16_t));
+  o += k.h.color_count * sizeof (uint16_t);
   *out_len = (size_t) (o - out);
   return true;
 }

@@ -30,7 +30,7 @@
 #define PSC_TAG_SET_LAYOUT      PSC_KEY_TAG (PSC_KIND_SET_LAYOUT, 1)
 #define PSC_TAG_PIPELINE_LAYOUT PSC_KEY_TAG (PSC_KIND_PIPELINE_LAYOUT, 1)
 #define PSC_TAG_RENDER_PASS     PSC_KEY_TAG (PSC_KIND_RENDER_PASS, 1)
-#define PSC_TAG_GRAPHICS        PSC_KEY_TAG (PSC_KIND_GRAPHICS, 1)
+#define PSC_TAG_GRAPHICS        PSC_KEY_TAG (PSC_KIND_GRAPHICS, 2)
 #define PSC_TAG_COMPUTE         PSC_KEY_TAG (PSC_KIND_COMPUTE, 1)
 
 /* Internal capacity not in psc-core.h: correlation masks of a multiview
@@ -170,22 +170,29 @@ typedef struct {
 PSC_ASSERT_PACKED (PscKeySpecEntry, 2 * 4);
 
 /* ===========================================================================
- * Graphics key:
+ * Graphics key (version 2):
  *   PscKeyGraphics
+ *   PscKeyLegacyPass                            (if PSC_GFX_LEGACY_PASS)
+ *   u32 view mask                               (if PSC_GFX_HAS_VIEW_MASK)
  *   u16 color format ids [color_count]          (dynamic rendering)
  *   PscKeyGraphicsState
+ *   PscKeyTessellation                          (if PSC_GFX_HAS_TESSELLATION)
  *   PscKeyDepthBias                             (if PSC_GFX_HAS_DEPTH_BIAS)
+ *   PscKeySampleState                           (if PSC_GFX_HAS_SAMPLE_STATE)
  *   PscKeyDepthStencil                          (if PSC_GFX_HAS_STENCIL_BOUNDS)
  *   PscKeyColorBlend                            (if PSC_GFX_HAS_BLEND_CONSTANTS)
  *   PscKeyBlendAttachment [state.blend_count]   (if PSC_GFX_HAS_COLOR_BLEND)
- * Optional records are omitted when they would hold only zeros, so common
- * keys stay short (fewer bytes to hash, store and compare).
  *   PscKeyVertexBinding [state.binding_count]   sorted by binding
  *   PscKeyVertexAttribute [state.attribute_count] sorted by location
  *   stage_count x stage (see above)             sorted by stage bit
+ * Optional records are omitted when they would hold only defaults (zeros,
+ * or a full sample mask), so common keys stay short: fewer bytes to hash,
+ * store and compare. Version 1 kept the pass, view mask, patch control
+ * points, sample mask and minimum sample shading in the header and state
+ * records: 28 more bytes in every key.
  */
 enum {
-  PSC_GFX_HAS_TESSELLATION = 1u << 0,
+  PSC_GFX_HAS_TESSELLATION = 1u << 0,    /* PscKeyTessellation follows */
   PSC_GFX_HAS_VIEWPORT = 1u << 1,
   PSC_GFX_HAS_MULTISAMPLE = 1u << 2,
   PSC_GFX_HAS_DEPTH_STENCIL = 1u << 3,
@@ -193,31 +200,35 @@ enum {
   PSC_GFX_HAS_STENCIL_BOUNDS = 1u << 5,  /* PscKeyDepthStencil follows */
   PSC_GFX_HAS_BLEND_CONSTANTS = 1u << 6, /* PscKeyColorBlend follows */
   PSC_GFX_HAS_DEPTH_BIAS = 1u << 7,      /* PscKeyDepthBias follows */
-  PSC_GFX_HAS_ALL = (1u << 8) - 1,
+  PSC_GFX_LEGACY_PASS = 1u << 8,         /* legacy backend: PscKeyLegacyPass follows */
+  PSC_GFX_HAS_VIEW_MASK = 1u << 9,       /* dynamic rendering, view mask != 0 */
+  PSC_GFX_HAS_SAMPLE_STATE = 1u << 10,   /* PscKeySampleState follows */
+  PSC_GFX_HAS_ALL = (1u << 11) - 1,
 };
 
 typedef struct {
   uint32_t tag;
   uint32_t flags;               /* VkPipelineCreateFlags (compile-affecting) */
-  uint64_t dynamic_mask;        /* PSC_DYN_* bits */
+  uint32_t dynamic_lo;          /* PSC_DYN_* bits 0-31 (two words keep the */
+  uint32_t dynamic_hi;          /* record 4-aligned: no tail padding)        */
   uint32_t layout_id;
-  uint32_t render_pass_id;      /* legacy; 0 on the dynamic backend */
-  uint32_t subpass;             /* legacy; 0 on the dynamic backend */
-  uint32_t view_mask;           /* dynamic rendering; 0 on legacy */
   uint16_t depth_format;        /* dynamic rendering format ids */
   uint16_t stencil_format;
-  uint8_t rendering;            /* PscRenderingMode */
+  uint16_t present;             /* PSC_GFX_* */
   uint8_t stage_count;
-  uint8_t present;              /* PSC_GFX_HAS_* */
   uint8_t color_count;          /* dynamic rendering colour formats */
 } PscKeyGraphics;
-PSC_ASSERT_PACKED (PscKeyGraphics, 2 * 4 + 8 + 4 * 4 + 2 * 2 + 4 * 1);
+PSC_ASSERT_PACKED (PscKeyGraphics, 5 * 4 + 3 * 2 + 2 * 1);
+
+/* The legacy backend's compatibility pass and subpass. */
+typedef struct {
+  uint32_t render_pass_id;
+  uint32_t subpass;
+} PscKeyLegacyPass;
+PSC_ASSERT_PACKED (PscKeyLegacyPass, 2 * 4);
 
 typedef struct {
-  uint32_t patch_control_points;        /* 0 without tessellation */
   uint32_t line_width;                  /* float bits */
-  uint32_t sample_mask[2];              /* masked to the sample count */
-  uint32_t min_sample_shading;          /* float bits */
   uint8_t topology, primitive_restart, viewport_count, scissor_count;
   uint8_t depth_clamp, rasterizer_discard, polygon_mode, cull_mode;
   uint8_t front_face, depth_bias_enable, samples, sample_shading;
@@ -225,7 +236,21 @@ typedef struct {
   uint8_t depth_test, depth_write, depth_compare, depth_bounds_test;
   uint8_t stencil_test, logic_op_enable, logic_op, blend_count;
 } PscKeyGraphicsState;
-PSC_ASSERT_PACKED (PscKeyGraphicsState, 5 * 4 + 24 * 1);
+PSC_ASSERT_PACKED (PscKeyGraphicsState, 4 + 24 * 1);
+
+/* Written only with tessellation stages. */
+typedef struct {
+  uint32_t patch_control_points;
+} PscKeyTessellation;
+PSC_ASSERT_PACKED (PscKeyTessellation, 4);
+
+/* Written only when sample shading is on or the sample mask (masked to the
+ * sample count) is not full. */
+typedef struct {
+  uint32_t sample_mask[2];
+  uint32_t min_sample_shading;          /* float bits; 0 without sample shading */
+} PscKeySampleState;
+PSC_ASSERT_PACKED (PscKeySampleState, 3 * 4);
 
 /* Written only when the depth-bias constants are static and in use. */
 typedef struct {

@@ -120,23 +120,20 @@ ADJ (PscKeySpecEntry, constant_id, size);
 LAST (PscKeySpecEntry, size);
 FIRST (PscKeyGraphics, tag);
 ADJ (PscKeyGraphics, tag, flags);
-ADJ (PscKeyGraphics, flags, dynamic_mask);
-ADJ (PscKeyGraphics, dynamic_mask, layout_id);
-ADJ (PscKeyGraphics, layout_id, render_pass_id);
-ADJ (PscKeyGraphics, render_pass_id, subpass);
-ADJ (PscKeyGraphics, subpass, view_mask);
-ADJ (PscKeyGraphics, view_mask, depth_format);
+ADJ (PscKeyGraphics, flags, dynamic_lo);
+ADJ (PscKeyGraphics, dynamic_lo, dynamic_hi);
+ADJ (PscKeyGraphics, dynamic_hi, layout_id);
+ADJ (PscKeyGraphics, layout_id, depth_format);
 ADJ (PscKeyGraphics, depth_format, stencil_format);
-ADJ (PscKeyGraphics, stencil_format, rendering);
-ADJ (PscKeyGraphics, rendering, stage_count);
-ADJ (PscKeyGraphics, stage_count, present);
-ADJ (PscKeyGraphics, present, color_count);
+ADJ (PscKeyGraphics, stencil_format, present);
+ADJ (PscKeyGraphics, present, stage_count);
+ADJ (PscKeyGraphics, stage_count, color_count);
 LAST (PscKeyGraphics, color_count);
-FIRST (PscKeyGraphicsState, patch_control_points);
-ADJ (PscKeyGraphicsState, patch_control_points, line_width);
-ADJ (PscKeyGraphicsState, line_width, sample_mask);
-ADJ (PscKeyGraphicsState, sample_mask, min_sample_shading);
-ADJ (PscKeyGraphicsState, min_sample_shading, topology);
+FIRST (PscKeyLegacyPass, render_pass_id);
+ADJ (PscKeyLegacyPass, render_pass_id, subpass);
+LAST (PscKeyLegacyPass, subpass);
+FIRST (PscKeyGraphicsState, line_width);
+ADJ (PscKeyGraphicsState, line_width, topology);
 ADJ (PscKeyGraphicsState, topology, primitive_restart);
 ADJ (PscKeyGraphicsState, primitive_restart, viewport_count);
 ADJ (PscKeyGraphicsState, viewport_count, scissor_count);
@@ -161,6 +158,11 @@ ADJ (PscKeyGraphicsState, stencil_test, logic_op_enable);
 ADJ (PscKeyGraphicsState, logic_op_enable, logic_op);
 ADJ (PscKeyGraphicsState, logic_op, blend_count);
 LAST (PscKeyGraphicsState, blend_count);
+FIRST (PscKeyTessellation, patch_control_points);
+LAST (PscKeyTessellation, patch_control_points);
+FIRST (PscKeySampleState, sample_mask);
+ADJ (PscKeySampleState, sample_mask, min_sample_shading);
+LAST (PscKeySampleState, min_sample_shading);
 FIRST (PscKeyDepthBias, constant);
 ADJ (PscKeyDepthBias, constant, clamp);
 ADJ (PscKeyDepthBias, clamp, slope);
@@ -1921,6 +1923,31 @@ assert_round_trip_impl (const char *file, int line, const char *func, Kind kind,
       char *m = g_strdup_printf ("decode failed for %s", what);
       g_assertion_message (G_LOG_DOMAIN, file, line, func, m);
       g_free (m);
+    }
+  if (kind == KIND_GRAPHICS_DYNAMIC || kind == KIND_GRAPHICS_LEGACY)
+    {
+      /* The other readers of a graphics key walk the same optional records:
+       * the shader references (each generation found at its offset) and the
+       * rendering signature. */
+      gsize len;
+      const uint8_t *k = g_bytes_get_data (key, &len);
+      uint32_t ids[PSC_MAX_GRAPHICS_STAGES], gens[PSC_MAX_GRAPHICS_STAGES];
+      size_t offs[PSC_MAX_GRAPHICS_STAGES];
+      const VkGraphicsPipelineCreateInfo *g = ci;
+      int n = psc_pipeline_key_shaders (k, len, ids, gens, offs);
+      if (n != (int) g->stageCount)
+        g_assertion_message (G_LOG_DOMAIN, file, line, func, "shader reference count");
+      for (int j = 0; j < n; j++)
+        {
+          uint32_t at;
+          memcpy (&at, k + offs[j], sizeof at);
+          if (at != gens[j])
+            g_assertion_message (G_LOG_DOMAIN, file, line, func, "generation offset");
+        }
+      uint8_t sig[128];
+      size_t sig_len = 0;
+      if (!psc_graphics_key_rendering_signature (k, len, sig, &sig_len) || sig_len == 0)
+        g_assertion_message (G_LOG_DOMAIN, file, line, func, "rendering signature");
     }
   GBytes *again = key_of_impl (file, line, func, kind, ci);
   if (!g_bytes_equal (key, again))
