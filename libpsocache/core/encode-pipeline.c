@@ -1293,11 +1293,22 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
   uint32_t shader_id, generation;
   if (PSC_UNLIKELY (!resolve_shader (r, s->module, &shader_id, &generation)))
     return NULL;
+  /* The entry point: "main" (nearly every shader's) is matched byte by byte
+   * (a wider load could read past a shorter string's end) and stored as one
+   * word; any other name is measured and copied. */
   const char *name = s->pName;
-  size_t name_len = 0;
-  while (name[name_len] != '\0')
-    if (PSC_UNLIKELY (++name_len > PSC_MAX_ENTRY_NAME))
-      return NULL;
+  size_t name_len;
+  const bool is_main = name[0] == 'm' && name[1] == 'a' && name[2] == 'i' && name[3] == 'n'
+                       && name[4] == '\0';
+  if (PSC_LIKELY (is_main))
+    name_len = 4;
+  else
+    {
+      name_len = 0;
+      while (name[name_len] != '\0')
+        if (PSC_UNLIKELY (++name_len > PSC_MAX_ENTRY_NAME))
+          return NULL;
+    }
 
   const VkSpecializationInfo *si = s->pSpecializationInfo;
   const uint32_t n = si ? si->mapEntryCount : 0;
@@ -1308,7 +1319,10 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
   o[offsetof (PscKeyStage, name_len)] = (uint8_t) name_len;
   o[offsetof (PscKeyStage, spec_count)] = (uint8_t) n;
   o += sizeof (PscKeyStage);
-  copy_small (o, (const uint8_t *) name, name_len);
+  if (PSC_LIKELY (is_main))
+    memcpy (o, "main", 4);
+  else
+    copy_small (o, (const uint8_t *) name, name_len);
   o += name_len;
   if (n == 0)
     return o;
