@@ -4397,12 +4397,15 @@ fuzz_mutate (Gfx *g)
     case 24:
       {
         char *name = g->names[st - g->stages];
-        switch (fuzz (5))
+        switch (fuzz (7))
           {
           case 0: strcpy (name, "main"); break;
           case 1: strcpy (name, ""); break;
           case 2: strcpy (name, "vs_main_long_entry_point"); break;
           case 3: memset (name, 'x', 63); name[63] = '\0'; break;
+          /* Near misses of the fast path's "main" match. */
+          case 4: strcpy (name, fuzz (2) ? "main2" : "mai"); break;
+          case 5: strcpy (name, fuzz (2) ? "maim" : "Main"); break;
           default: memset (name, 'y', 64); name[64] = '\0'; break;
           }
         st->pName = fuzz (16) ? name : NULL;
