@@ -1026,9 +1026,10 @@ _Static_assert (FAST_KEY_MAX <= PSC_MAX_KEY_BYTES, "the fast path must fit a key
       return PSC_STATUS_DECLINED;                                                \
   } while (0)
 
-/* A create-info header: sType, no pNext, no flags. */
+/* A create-info header: sType, no pNext, no flags (one test for both). */
 #define BAD_HEADER(ptr, stype)                                                   \
-  ((ptr) == NULL || (ptr)->sType != (stype) || (ptr)->pNext != NULL || (ptr)->flags != 0)
+  ((ptr) == NULL || (ptr)->sType != (stype)                                      \
+   || ((uintptr_t) (ptr)->pNext | (ptr)->flags) != 0)
 
 /* Zeroes the fast path's 44-byte state record in place with 16-, 8- and
  * 4-byte stores: a memset of that size compiles to a `rep stos` with GCC's
