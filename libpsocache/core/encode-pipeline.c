@@ -1637,18 +1637,6 @@ psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
   return PSC_STATUS_OK;
 }
 
-PscStatus
-psc_encode_graphics (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mode,
-                     const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
-{
-  const size_t start = w->len;
-  PscStatus st = psc_encode_graphics_fast (ci, mode, r, w);
-  if (__builtin_expect (st != PSC_STATUS_DECLINED, 1))
-    return st;
-  w->len = start;
-  return psc_encode_graphics_full (ci, mode, r, w, err);
-}
-
 /* ---------------------------------------------------------------------------
  * Reading graphics keys.
  *

@@ -123,16 +123,9 @@ request_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
 {
   CHECK_REQUEST (core, ci, err);
   KEY_BUFFER (w);
-  /* psc_encode_graphics, spelled out: the fast path, then the complete
-   * encoder when it declines (one call less on every hit). */
-  PscStatus st = psc_encode_graphics_fast (ci, core->cfg.rendering, &core->resolver, &w);
+  PscStatus st = psc_encode_graphics (ci, core->cfg.rendering, &core->resolver, &w, err);
   if (__builtin_expect (st != PSC_STATUS_OK, 0))
-    {
-      w.len = 0;
-      st = psc_encode_graphics_full (ci, core->cfg.rendering, &core->resolver, &w, err);
-      if (st != PSC_STATUS_OK)
-        return psc_core_reject (core, st);
-    }
+    return psc_core_reject (core, st);
   return request_key (core, PSC_KIND_GRAPHICS, w.data, w.len, policy, flags, fn, context, out,
                       state, err);
 }
