@@ -87,8 +87,10 @@ G_STATIC_ASSERT ((int) PSC_STATUS_VULKAN == (int) PSC_ERROR_VULKAN);
 G_STATIC_ASSERT ((int) PSC_STATUS_WRONG_THREAD == (int) PSC_ERROR_WRONG_THREAD);
 G_STATIC_ASSERT ((int) PSC_STATUS_NO_DEVICE == (int) PSC_ERROR_NO_DEVICE);
 G_STATIC_ASSERT ((int) PSC_STATUS_QUEUE_FULL == (int) PSC_ERROR_QUEUE_FULL);
+G_STATIC_ASSERT ((int) PSC_STATUS_CLOSED == (int) PSC_ERROR_CLOSED);
+G_STATIC_ASSERT ((int) PSC_STATUS_DISCARDED == (int) PSC_ERROR_DISCARDED);
 G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_REJECT_REASON_COUNT);
-G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_ERROR_QUEUE_FULL + 1);
+G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_ERROR_DISCARDED + 1);
 G_STATIC_ASSERT ((int) PSC_CORE_MISS_WAIT == (int) PSC_MISS_POLICY_WAIT);
 G_STATIC_ASSERT ((int) PSC_CORE_MISS_SKIP == (int) PSC_MISS_POLICY_SKIP);
 G_STATIC_ASSERT ((int) PSC_CORE_MISS_FALLBACK == (int) PSC_MISS_POLICY_FALLBACK);
@@ -635,8 +637,8 @@ psc_cache_read_force_hash (PscCoreConfig *cfg,
 
   g_debug ("%s: every key of this cache hashes to 0x%016" G_GINT64_MODIFIER "x (testing only)",
            PSC_TEST_FORCE_HASH_ENV, hash);
-  cfg->force_hash = true;
-  cfg->forced_hash = hash;
+  cfg->hooks.force_hash = true;
+  cfg->hooks.forced_hash = hash;
   return TRUE;
 }
 
@@ -731,7 +733,15 @@ psc_cache_new_full (PscDevice              *device,
       cfg.waiter_capacity = options->waiter_capacity;
       cfg.publish_budget_us = options->publish_budget_us;
     }
-  cfg.plant_race = g_strcmp0 (g_getenv ("PSOCACHE_TEST_PLANT_RACE"), "1") == 0;
+  cfg.hooks.plant_race = g_strcmp0 (g_getenv ("PSOCACHE_TEST_PLANT_RACE"), "1") == 0;
+  /* Testing hook: the first N pipeline compiles fail as if the driver had
+   * returned VK_ERROR_OUT_OF_DEVICE_MEMORY. */
+  if (g_getenv ("PSOCACHE_TEST_FAIL_COMPILES") != NULL)
+    {
+      cfg.hooks.fail_compiles = (guint32) g_ascii_strtoull (g_getenv ("PSOCACHE_TEST_FAIL_COMPILES"),
+                                                            NULL, 10);
+      cfg.hooks.fail_result = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    }
 
   self = g_object_new (PSC_TYPE_CACHE, NULL);
   self->device = g_object_ref (device);
@@ -748,13 +758,6 @@ psc_cache_new_full (PscDevice              *device,
       psc_cache_fail (error, status, &core_error);
       return NULL;
     }
-  /* Testing hook: the first N pipeline compiles fail as if the driver had
-   * returned VK_ERROR_OUT_OF_DEVICE_MEMORY. */
-  if (g_getenv ("PSOCACHE_TEST_FAIL_COMPILES") != NULL)
-    psc_core_inject_failures (self->core,
-                              (guint32) g_ascii_strtoull (g_getenv ("PSOCACHE_TEST_FAIL_COMPILES"),
-                                                          NULL, 10),
-                              VK_ERROR_OUT_OF_DEVICE_MEMORY);
 
   return g_steal_pointer (&self);
 }

@@ -20,6 +20,8 @@ static const GDBusErrorEntry psc_error_entries[] = {
   { PSC_ERROR_WRONG_THREAD, "io.github.psocache.Error.WrongThread" },
   { PSC_ERROR_NO_DEVICE, "io.github.psocache.Error.NoDevice" },
   { PSC_ERROR_QUEUE_FULL, "io.github.psocache.Error.QueueFull" },
+  { PSC_ERROR_CLOSED, "io.github.psocache.Error.Closed" },
+  { PSC_ERROR_DISCARDED, "io.github.psocache.Error.Discarded" },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (psc_error_entries) == PSC_REJECT_REASON_COUNT);
 G_STATIC_ASSERT (PSC_REJECT_REASON_COUNT == PSC_STATUS_COUNT);

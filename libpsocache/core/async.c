@@ -101,7 +101,7 @@ worker_main (void *data)
       c->job = ji;
       c->cache = ci;
       c->result = r;
-      if (core->cfg.plant_race)
+      if (core->cfg.hooks.plant_race)
         {
           /* Test hook only: publish the record, then write its pipeline
            * outside the lock. ThreadSanitizer must report this. */
@@ -536,7 +536,7 @@ psc_async_pump (PscCore *core)
 }
 
 void
-psc_async_shutdown (PscCore *core)
+psc_async_shutdown (PscCore *core, bool call_waiters)
 {
   PscHandoff *h = &core->handoff;
   if (core->jobs == NULL)
@@ -579,7 +579,10 @@ psc_async_shutdown (PscCore *core)
         if (e->state == PSC_ENTRY_COMPILING)
           e->state = PSC_ENTRY_DEAD;
       }
-  psc_async_dispatch (core);
+  if (call_waiters)
+    psc_async_dispatch (core);
+  else
+    core->dispatch_count = 0;   /* no owner thread to call them on */
   for (uint32_t i = 0; i < core->cache_count && h->caches != NULL; i++)
     if (h->caches[i] != VK_NULL_HANDLE)
       core->vk->vkDestroyPipelineCache (core->cfg.device, h->caches[i], core->cfg.allocator);
@@ -950,7 +953,7 @@ PscStatus
 psc_core_set_fallback (PscCore *core, VkPipeline fallback, PscCoreError *err)
 {
   if (!psc_core_check_thread (core, err))
-    return PSC_STATUS_WRONG_THREAD;
+    return psc_core_refused (core);
   PscEntry *e = psc_core_entry_for_handle (core, PSC_KIND_GRAPHICS, (uint64_t) fallback);
   if (e == NULL)
     return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "fallback",
@@ -993,20 +996,4 @@ psc_core_clear_failures (PscCore *core)
         psc_async_discard_entry (core, (PscKind) k, i);
 }
 
-void
-psc_core_inject_failures (PscCore *core, uint32_t n, VkResult result)
-{
-  core->inject_failures = n;
-  core->inject_result = result;
-}
-
-int
-psc_core_debug_pipeline_state (PscCore *core, VkPipeline pipeline)
-{
-  uint32_t idx;
-  for (int k = PSC_KIND_GRAPHICS; k <= PSC_KIND_COMPUTE; k++)
-    if (psc_handle_map_get (core->handles[k], (uint64_t) pipeline, &idx))
-      return core->entries[k].items[idx].state;
-  return -1;
-}
 

@@ -193,6 +193,7 @@ psc_stat_add (_Atomic uint64_t *c, uint64_t n)
 struct PscCore {
   PscCoreConfig cfg;
   pthread_t owner;
+  bool closed;                    /* psc_core_close has begun */
   PscInstanceTable it;
   struct VolkDeviceTable *vk;
   VkPipelineCache driver_cache;   /* the main driver cache */
@@ -257,15 +258,25 @@ typedef PscStatus (*PscCreateFn) (PscCore *core, const uint8_t *key, size_t len,
                                   uint64_t *handle, PscCoreError *err);
 
 /* core.c */
-/* Records a wrong-thread call (out of line: the cold path). Returns false. */
+/* Records a refused call (out of line: the cold path): a wrong thread
+ * (PSC_STATUS_WRONG_THREAD) or a closed core (PSC_STATUS_CLOSED). Returns
+ * false. */
 PSC_INTERNAL bool psc_core_wrong_thread (PscCore *core, PscCoreError *err)
   __attribute__((cold, noinline));
 
-/* Every entry point that reads or mutates cache state starts here. */
+/* The status of a call psc_core_check_thread refused. */
+static inline PscStatus
+psc_core_refused (const PscCore *core)
+{
+  return pthread_equal (core->owner, pthread_self ()) ? PSC_STATUS_CLOSED : PSC_STATUS_WRONG_THREAD;
+}
+
+/* Every entry point that reads or mutates cache state starts here: it runs
+ * only on the owner thread, and only until the core is closed. */
 static inline bool
 psc_core_check_thread (PscCore *core, PscCoreError *err)
 {
-  if (__builtin_expect (pthread_equal (core->owner, pthread_self ()), 1))
+  if (__builtin_expect (pthread_equal (core->owner, pthread_self ()) && !core->closed, 1))
     return true;
   return psc_core_wrong_thread (core, err);
 }
@@ -347,7 +358,7 @@ PSC_INTERNAL PscStatus psc_core_create_pipeline (PscCore *core, PscKind kind, co
 PSC_INTERNAL PscStatus psc_async_init (PscCore *core, PscCoreError *err);
 /* Stops and joins workers, drains and discards completions, frees jobs and
  * completes every outstanding waiter with VK_INCOMPLETE. */
-PSC_INTERNAL void psc_async_shutdown (PscCore *core);
+PSC_INTERNAL void psc_async_shutdown (PscCore *core, bool call_waiters);
 /* Publishes completions, then calls waiters. */
 PSC_INTERNAL void psc_async_pump (PscCore *core);
 PSC_INTERNAL void psc_async_queue_waiters (PscCore *core, PscEntry *e, VkPipeline p, VkResult r);
@@ -399,7 +410,7 @@ PSC_INTERNAL PscStatus psc_core_get_or_create (PscCore *core, PscKind kind,
 #define CHECK_REQUEST(core, ci, err)                                           \
   do {                                                                         \
     if (!psc_core_check_thread ((core), (err)))                                \
-      return PSC_STATUS_WRONG_THREAD;                                          \
+      return psc_core_refused (core);                                          \
     if ((ci) == NULL)                                                          \
       return psc_core_reject ((core), psc_core_fail ((err),                    \
                               PSC_STATUS_INVALID_ARGUMENT, "pCreateInfo",      \

@@ -21,18 +21,22 @@ psc_now_ns (void)
 bool
 psc_core_wrong_thread (PscCore *core, PscCoreError *err)
 {
-  psc_core_fail (err, PSC_STATUS_WRONG_THREAD, "",
-                 "called from a thread that does not own the cache (the owner is the thread that created it)");
-  atomic_fetch_add_explicit (&core->stats.rejected[PSC_STATUS_WRONG_THREAD], 1,
-                             memory_order_relaxed);
+  PscStatus st;
+  if (!pthread_equal (core->owner, pthread_self ()))
+    st = psc_core_fail (err, PSC_STATUS_WRONG_THREAD, "",
+                        "called from a thread that does not own the cache (the owner is the thread that created it)");
+  else
+    st = psc_core_fail (err, PSC_STATUS_CLOSED, "",
+                        "the cache is closed: nothing was started");
+  atomic_fetch_add_explicit (&core->stats.rejected[st], 1, memory_order_relaxed);
   return false;
 }
 
 uint64_t
 psc_core_hash (const PscCore *core, const void *key, size_t len)
 {
-  if (__builtin_expect (core->cfg.force_hash, 0))
-    return core->cfg.forced_hash;
+  if (__builtin_expect (core->cfg.hooks.force_hash, 0))
+    return core->cfg.hooks.forced_hash;
   return psc_key_hash (key, len);
 }
 
@@ -272,6 +276,8 @@ psc_core_new (const PscCoreConfig *cfg, PscCore **out, PscCoreError *err)
   if (core == NULL)
     return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory");
   core->cfg = *cfg;
+  core->inject_failures = cfg->hooks.fail_compiles;
+  core->inject_result = cfg->hooks.fail_result;
   core->ready_epoch = 1;
   core->objects_epoch = 1;
   core->owner = pthread_self ();
@@ -349,28 +355,67 @@ destroy_kind (PscCore *core, PscKind kind)
       psc_core_destroy_handle (core, kind, v->items[i].handle);
 }
 
+/* Shutdown order: stop and join workers, drain and discard completions,
+ * complete (or drop) outstanding waiters (async.c); destroy retired and live
+ * pipelines; layouts, passes, samplers; shader modules; the driver cache.
+ * Pass-through objects follow the same order. The closed flag is set first,
+ * so a waiter that requests again is refused (PSC_STATUS_CLOSED) and starts
+ * nothing. */
+static void
+close_core (PscCore *core, bool call_waiters)
+{
+  if (core->closed)
+    return;
+  core->closed = true;
+  if (core->vk == NULL)
+    return;
+  psc_async_shutdown (core, call_waiters);
+  psc_retire_all (core);
+  static const PscKind order[] = {
+    PSC_KIND_GRAPHICS, PSC_KIND_COMPUTE, PSC_KIND_PIPELINE_LAYOUT,
+    PSC_KIND_SET_LAYOUT, PSC_KIND_SAMPLER, PSC_KIND_RENDER_PASS, PSC_KIND_SHADER,
+  };
+  for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
+    destroy_kind (core, order[o]);
+  if (core->driver_cache != VK_NULL_HANDLE)
+    core->vk->vkDestroyPipelineCache (core->cfg.device, core->driver_cache,
+                                      core->cfg.allocator);
+  core->driver_cache = VK_NULL_HANDLE;
+}
+
+void
+psc_core_close (PscCore *core, uint64_t completed_timeline)
+{
+  if (core->closed || !pthread_equal (core->owner, pthread_self ()))
+    return;
+  if (completed_timeline > core->completed_timeline)
+    core->completed_timeline = completed_timeline;
+  close_core (core, true);
+}
+
+void
+psc_core_close_unowned (PscCore *core)
+{
+  close_core (core, false);
+}
+
+bool
+psc_core_is_closed (const PscCore *core)
+{
+  return core->closed;
+}
+
 void
 psc_core_free (PscCore *core)
 {
   if (core == NULL)
     return;
-  if (core->vk != NULL)
+  if (!core->closed)
     {
-      /* Shutdown order: stop and join workers, drain and discard
-       * completions, complete outstanding waiters (async.c); destroy retired
-       * and live pipelines; layouts, passes, samplers; shader modules; the
-       * driver caches. Pass-through objects follow the same order. */
-      psc_async_shutdown (core);
-      psc_retire_all (core);
-      static const PscKind order[] = {
-        PSC_KIND_GRAPHICS, PSC_KIND_COMPUTE, PSC_KIND_PIPELINE_LAYOUT,
-        PSC_KIND_SET_LAYOUT, PSC_KIND_SAMPLER, PSC_KIND_RENDER_PASS, PSC_KIND_SHADER,
-      };
-      for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
-        destroy_kind (core, order[o]);
-      if (core->driver_cache != VK_NULL_HANDLE)
-        core->vk->vkDestroyPipelineCache (core->cfg.device, core->driver_cache,
-                                          core->cfg.allocator);
+      if (pthread_equal (core->owner, pthread_self ()))
+        psc_core_close (core, core->completed_timeline);
+      else
+        psc_core_close_unowned (core);
     }
   for (int k = 0; k < PSC_KIND_COUNT; k++)
     {
@@ -407,12 +452,6 @@ psc_core_begin_frame (PscCore *core, uint64_t frame, uint64_t completed_timeline
    * has passed, evict idle entries. */
   psc_async_pump (core);
   psc_retire_pump (core);
-}
-
-PscRenderingMode
-psc_core_rendering (const PscCore *core)
-{
-  return core->cfg.rendering;
 }
 
 void
@@ -465,7 +504,7 @@ psc_core_pin (PscCore *core, VkObjectType type, uint64_t handle, int delta,
               PscCoreError *err)
 {
   if (!psc_core_check_thread (core, err))
-    return PSC_STATUS_WRONG_THREAD;
+    return psc_core_refused (core);
   PscKind kind = kind_for_object_type (type);
   if (kind == PSC_KIND_COUNT)
     return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_UNSUPPORTED, "type",

@@ -152,8 +152,11 @@ encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, bool comp
     return stage_header_fail (s, compute, index, err);
 
   PscKeyStage k;
-  if (PSC_UNLIKELY (!r->shader (r->ctx, s->module, &k.shader_id, &k.generation)))
+  PscShaderInfo info;
+  if (PSC_UNLIKELY (!r->shader (r->ctx, s->module, &info)))
     return psc_fail_foreign (err, "%s.module", stage_prefix (pre, sizeof pre, compute, index));
+  k.shader_id = info.id;
+  k.generation = info.generation;
   const char *name = s->pName;
   if (PSC_UNLIKELY (name == NULL))
     return stage_fail (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pName", "NULL");
@@ -1219,44 +1222,45 @@ memo_index (uint64_t handle)
          & (PSC_RESOLVER_MEMO_SLOTS - 1);
 }
 
-static inline bool
-memo_resolve (PscResolverMemoSlot *slots, uint64_t handle, uint32_t epoch, uint32_t *id,
-              uint32_t *generation, bool *hit)
+static inline PscResolverMemoSlot *
+memo_find (PscResolverMemoSlot *slots, uint64_t handle, uint32_t epoch)
 {
   PscResolverMemoSlot *s = &slots[memo_index (handle)];
-  *hit = s->handle == handle && s->epoch == epoch;
-  if (*hit)
-    {
-      *id = s->id;
-      *generation = s->generation;
-    }
-  return *hit;
+  return s->handle == handle && s->epoch == epoch ? s : NULL;
 }
 
 static inline void
-memo_store (PscResolverMemoSlot *slots, uint64_t handle, uint32_t epoch, uint32_t id,
-            uint32_t generation)
+memo_store (PscResolverMemoSlot *slots, uint64_t handle, uint32_t epoch,
+            const PscShaderInfo *info)
 {
   PscResolverMemoSlot *s = &slots[memo_index (handle)];
   s->handle = handle;
-  s->id = id;
-  s->generation = generation;
+  s->id = info->id;
+  s->generation = info->generation;
+  s->spec = info->spec;
+  s->spec_count = info->spec_count;
   s->epoch = epoch;
 }
 
 static inline bool
-resolve_shader (const PscResolver *r, VkShaderModule module, uint32_t *id, uint32_t *generation)
+resolve_shader (const PscResolver *r, VkShaderModule module, PscShaderInfo *info)
 {
   PscResolverMemo *memo = r->memo;
   if (memo == NULL)
-    return r->shader (r->ctx, module, id, generation);
+    return r->shader (r->ctx, module, info);
   const uint32_t epoch = *memo->epoch;
-  bool hit;
-  if (memo_resolve (memo->shader, (uint64_t) module, epoch, id, generation, &hit))
-    return true;
-  if (!r->shader (r->ctx, module, id, generation))
+  const PscResolverMemoSlot *s = memo_find (memo->shader, (uint64_t) module, epoch);
+  if (s != NULL)
+    {
+      info->id = s->id;
+      info->generation = s->generation;
+      info->spec = s->spec;
+      info->spec_count = s->spec_count;
+      return true;
+    }
+  if (!r->shader (r->ctx, module, info))
     return false;
-  memo_store (memo->shader, (uint64_t) module, epoch, *id, *generation);
+  memo_store (memo->shader, (uint64_t) module, epoch, info);
   return true;
 }
 
@@ -1267,13 +1271,15 @@ resolve_layout (const PscResolver *r, VkPipelineLayout layout, uint32_t *id)
   if (memo == NULL)
     return r->pipeline_layout (r->ctx, layout, id);
   const uint32_t epoch = *memo->epoch;
-  uint32_t unused;
-  bool hit;
-  if (memo_resolve (memo->layout, (uint64_t) layout, epoch, id, &unused, &hit))
-    return true;
+  const PscResolverMemoSlot *s = memo_find (memo->layout, (uint64_t) layout, epoch);
+  if (s != NULL)
+    {
+      *id = s->id;
+      return true;
+    }
   if (!r->pipeline_layout (r->ctx, layout, id))
     return false;
-  memo_store (memo->layout, (uint64_t) layout, epoch, *id, 0);
+  memo_store (memo->layout, (uint64_t) layout, epoch, &(PscShaderInfo) { .id = *id });
   return true;
 }
 
@@ -1291,9 +1297,10 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
     return NULL;
   /* The resolver's outputs are read back one by one, as they were stored
    * (one 8-byte load of two fresh 4-byte stores would stall). */
-  uint32_t shader_id, generation;
-  if (PSC_UNLIKELY (!resolve_shader (r, s->module, &shader_id, &generation)))
+  PscShaderInfo info;
+  if (PSC_UNLIKELY (!resolve_shader (r, s->module, &info)))
     return NULL;
+  const uint32_t shader_id = info.id, generation = info.generation;
   /* The entry point: "main" (nearly every shader's) is matched byte by byte
    * (a wider load could read past a shorter string's end) and stored as one
    * word; any other name is measured and copied. */

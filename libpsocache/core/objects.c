@@ -37,7 +37,7 @@ entry_for_id (PscCore *core, PscKind kind, uint32_t id)
 }
 
 static bool
-r_shader (void *ctx, VkShaderModule module, uint32_t *id, uint32_t *generation)
+r_shader (void *ctx, VkShaderModule module, PscShaderInfo *info)
 {
   PscCore *core = ctx;
   uint32_t idx;
@@ -46,8 +46,10 @@ r_shader (void *ctx, VkShaderModule module, uint32_t *id, uint32_t *generation)
   const PscEntry *e = &core->entries[PSC_KIND_SHADER].items[idx];
   if (e->state != PSC_ENTRY_READY)
     return false;
-  *id = idx + 1;
-  *generation = e->generation;
+  info->id = idx + 1;
+  info->generation = e->generation;
+  info->spec = NULL;
+  info->spec_count = 0;
   return true;
 }
 
@@ -232,7 +234,7 @@ psc_core_register_shader (PscCore *core, const uint32_t *code, size_t size,
                           VkShaderModule *module, uint32_t *id, PscCoreError *err)
 {
   if (!psc_core_check_thread (core, err))
-    return PSC_STATUS_WRONG_THREAD;
+    return psc_core_refused (core);
   PscStatus cs = check_spirv (core, code, size, err);
   if (cs != PSC_STATUS_OK)
     return cs;
@@ -294,7 +296,7 @@ PscStatus
 psc_core_release_shader (PscCore *core, VkShaderModule module, PscCoreError *err)
 {
   if (!psc_core_check_thread (core, err))
-    return PSC_STATUS_WRONG_THREAD;
+    return psc_core_refused (core);
   PscEntry *e = psc_core_entry_for_handle (core, PSC_KIND_SHADER, (uint64_t) module);
   if (e == NULL)
     return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "module",
@@ -323,7 +325,7 @@ psc_core_shader_module_for_id (PscCore *core, uint32_t id, VkShaderModule *modul
                                PscCoreError *err)
 {
   if (!psc_core_check_thread (core, err))
-    return PSC_STATUS_WRONG_THREAD;
+    return psc_core_refused (core);
   PscEntry *e = entry_for_id (core, PSC_KIND_SHADER, id);
   if (e == NULL)
     return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "shader_id",
@@ -336,7 +338,7 @@ uint32_t
 psc_core_shader_id (PscCore *core, VkShaderModule module)
 {
   uint32_t id;
-  if (!pthread_equal (core->owner, pthread_self ()))
+  if (!pthread_equal (core->owner, pthread_self ()) || core->closed)
     return 0;
   return lookup_id (core, PSC_KIND_SHADER, (uint64_t) module, &id) ? id : 0;
 }
@@ -455,7 +457,7 @@ bool
 psc_core_is_compat_render_pass (const PscCore *core, VkRenderPass pass)
 {
   uint32_t idx;
-  if (pass == VK_NULL_HANDLE)
+  if (pass == VK_NULL_HANDLE || !pthread_equal (core->owner, pthread_self ()) || core->closed)
     return false;
   return psc_handle_map_get (core->handles[PSC_KIND_RENDER_PASS], (uint64_t) pass, &idx);
 }
@@ -490,7 +492,7 @@ psc_core_replace_shader (PscCore *core, VkShaderModule module, const uint32_t *c
                          VkDescriptorPool old_pool, VkShaderModule *new_module, PscCoreError *err)
 {
   if (!psc_core_check_thread (core, err))
-    return PSC_STATUS_WRONG_THREAD;
+    return psc_core_refused (core);
   PscEntry *e = psc_core_entry_for_handle (core, PSC_KIND_SHADER, (uint64_t) module);
   if (e == NULL)
     return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "module",

@@ -98,8 +98,8 @@ request_key (PscCore *core, PscKind kind, const uint8_t *key, size_t len,
              PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn, void *context,
              VkPipeline *out, PscCoreRequestState *state, PscCoreError *err)
 {
-  const uint64_t hash = __builtin_expect (core->cfg.force_hash, 0) ? core->cfg.forced_hash
-                                                                   : XXH3_64bits (key, len);
+  const uint64_t hash = __builtin_expect (core->cfg.hooks.force_hash, 0)
+                        ? core->cfg.hooks.forced_hash : XXH3_64bits (key, len);
   if (__builtin_expect (!core->cfg.pass_through, 1))
     {
       const PscTableItem *item = psc_table_lookup (core->tables[kind], hash, key, len);
@@ -305,7 +305,7 @@ request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy, uint
                   PscCoreError *err)
 {
   if (!psc_core_check_thread (core, err))
-    return PSC_STATUS_WRONG_THREAD;
+    return psc_core_refused (core);
   if (__builtin_expect (key_id - 1u < core->prepared_len, 1))
     {
       PscPreparedHot *hot = &core->prepared_hot[key_id - 1];

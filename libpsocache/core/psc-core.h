@@ -40,8 +40,10 @@ typedef enum {
   PSC_STATUS_WRONG_THREAD = 6,
   PSC_STATUS_NO_DEVICE = 7,
   PSC_STATUS_QUEUE_FULL = 8,    /* a bounded queue was full; the request was skipped */
+  PSC_STATUS_CLOSED = 9,        /* the cache is closing or closed: nothing was started */
+  PSC_STATUS_DISCARDED = 10,    /* (completions only) superseded by a hot reload */
 } PscStatus;
-#define PSC_STATUS_COUNT 9
+#define PSC_STATUS_COUNT 11
 
 /* Error detail. `path` is the failing field path relative to the request,
  * for example "pStages[1].pSpecializationInfo->mapEntryCount"; `message` is
@@ -129,6 +131,24 @@ typedef struct {
 PSC_INTERNAL bool psc_key_put (PscKeyWriter *w, const void *src, size_t n);
 PSC_INTERNAL uint64_t psc_key_hash (const void *data, size_t len);
 
+/* A specialization constant a shader declares (OpDecorate SpecId): its id
+ * and the byte size a VkSpecializationMapEntry must give it (4 for a
+ * boolean, else the width of its integer or float type). */
+typedef struct {
+  uint32_t constant_id;
+  uint32_t size;
+} PscSpecConstant;
+
+/* What the resolver knows of a cache-issued shader module: its id, its
+ * hot-reload generation, and its specialization constants sorted by id
+ * (owned by the resolver, valid while the memo epoch is unchanged). */
+typedef struct {
+  uint32_t id;
+  uint32_t generation;
+  const PscSpecConstant *spec;
+  uint32_t spec_count;
+} PscShaderInfo;
+
 /* A small memo of shader and pipeline-layout resolutions for the graphics
  * fast path, owned with its resolver (owner thread only). A slot is valid
  * while its epoch equals *epoch, which the owner bumps whenever a handle
@@ -138,6 +158,8 @@ typedef struct {
   uint64_t handle;
   uint32_t id, generation;
   uint32_t epoch;
+  uint32_t spec_count;               /* shader slots: PscShaderInfo */
+  const PscSpecConstant *spec;
 } PscResolverMemoSlot;
 
 #define PSC_RESOLVER_MEMO_SLOTS 16   /* a power of two */
@@ -154,7 +176,7 @@ typedef struct {
  * cache did not issue (or that was destroyed). */
 typedef struct {
   void *ctx;
-  bool (*shader) (void *ctx, VkShaderModule module, uint32_t *id, uint32_t *generation);
+  bool (*shader) (void *ctx, VkShaderModule module, PscShaderInfo *info);
   bool (*sampler) (void *ctx, VkSampler sampler, uint32_t *id);
   bool (*set_layout) (void *ctx, VkDescriptorSetLayout layout, uint32_t *id);
   bool (*pipeline_layout) (void *ctx, VkPipelineLayout layout, uint32_t *id);
@@ -358,6 +380,20 @@ typedef struct {
   PscCoreAsyncStats async;
 } PscCoreStats;
 
+/* Test-only configuration. Zero means "off" for every field. */
+typedef struct {
+  /* Every key hashes to forced_hash (fills collision buckets). */
+  bool force_hash;
+  uint64_t forced_hash;
+  /* The next fail_compiles pipeline compilations (sync or async) fail with
+   * fail_result, as the driver would. */
+  uint32_t fail_compiles;
+  VkResult fail_result;
+  /* Plants a data race in the worker -> pump hand-off, so a
+   * ThreadSanitizer control run can prove it would be caught. */
+  bool plant_race;
+} PscCoreTestHooks;
+
 typedef struct {
   VkInstance instance;
   VkPhysicalDevice physical_device;
@@ -369,9 +405,9 @@ typedef struct {
   const VkAllocationCallbacks *allocator;
   PscRenderingMode rendering;          /* already resolved by the caller */
   bool pass_through;
-  /* Test hook: when force_hash is true every key hashes to forced_hash. */
-  bool force_hash;
-  uint64_t forced_hash;
+  /* Fault injection for tests that link the core (never set by the
+   * public library: it reads no test variable). */
+  PscCoreTestHooks hooks;
   /* Asynchronous compilation (0 = default): worker threads (default: online
    * cores - 1, at least 1), job queue capacity (default 256), waiter pool
    * capacity (default 4096). */
@@ -382,17 +418,30 @@ typedef struct {
    * microseconds (0 = default 50; UINT32_MAX = no limit). At least one
    * completion is published per pump. */
   uint32_t publish_budget_us;
-  /* Test hook: plant a data race in the worker -> pump hand-off so a
-   * ThreadSanitizer control run can prove it would be caught. Never set
-   * outside that test. */
-  bool plant_race;
 } PscCoreConfig;
 
 /* Creates a core owned by the calling thread. */
 PSC_INTERNAL PscStatus psc_core_new (const PscCoreConfig *cfg, PscCore **out, PscCoreError *err);
-/* Destroys every cached object (shutdown order: pipelines; layouts, passes,
- * samplers; shader modules). The caller guarantees the GPU no longer uses
- * them. Owner thread. NULL is accepted. */
+/* Ends the cache, on the owner thread; idempotent. The core enters its
+ * closing state first: from then on every request fails with
+ * PSC_STATUS_CLOSED and starts nothing (also a request made by a waiter
+ * called below). Then workers are stopped and joined, unpublished results
+ * destroyed, every outstanding waiter called with VK_INCOMPLETE, and every
+ * cached object destroyed (shutdown order: pipelines; layouts, passes,
+ * samplers; shader modules; driver caches). completed_timeline is the
+ * final completed GPU timeline value: the caller guarantees the GPU no
+ * longer uses any cached object. Counters stay readable until
+ * psc_core_free. */
+PSC_INTERNAL void psc_core_close (PscCore *core, uint64_t completed_timeline);
+/* psc_core_close for a core whose owner thread is gone (the last reference
+ * was dropped elsewhere): the same, except that no waiter is called (their
+ * contexts are dropped). Any thread. */
+PSC_INTERNAL void psc_core_close_unowned (PscCore *core);
+/* True once psc_core_close has begun. */
+PSC_INTERNAL bool psc_core_is_closed (const PscCore *core);
+/* Closes the core if needed (with the last completed timeline value it
+ * was given) and frees it. Owner thread, unless already closed. NULL is
+ * accepted. */
 PSC_INTERNAL void psc_core_free (PscCore *core);
 
 PSC_INTERNAL void psc_core_begin_frame (PscCore *core, uint64_t frame, uint64_t completed_timeline);
@@ -400,14 +449,13 @@ PSC_INTERNAL void psc_core_begin_frame (PscCore *core, uint64_t frame, uint64_t 
 PSC_INTERNAL void psc_core_get_stats (const PscCore *core, PscCoreStats *out);
 /* Counts a request that failed before reaching the core (e.g. NULL info). Any thread. */
 PSC_INTERNAL void psc_core_count_rejection (PscCore *core, PscStatus status);
-PSC_INTERNAL PscRenderingMode psc_core_rendering (const PscCore *core);
 
 PSC_INTERNAL PscStatus psc_core_register_shader (PscCore *core, const uint32_t *code, size_t size,
                                                  VkShaderModule *module, uint32_t *id, PscCoreError *err);
 PSC_INTERNAL PscStatus psc_core_release_shader (PscCore *core, VkShaderModule module, PscCoreError *err);
 PSC_INTERNAL PscStatus psc_core_shader_module_for_id (PscCore *core, uint32_t id, VkShaderModule *module,
                                                       PscCoreError *err);
-/* 0 if not cache-issued. */
+/* 0 if not cache-issued, or off the owner thread, or once closed. */
 PSC_INTERNAL uint32_t psc_core_shader_id (PscCore *core, VkShaderModule module);
 
 PSC_INTERNAL PscStatus psc_core_get_sampler (PscCore *core, const VkSamplerCreateInfo *ci,
@@ -418,6 +466,7 @@ PSC_INTERNAL PscStatus psc_core_get_pipeline_layout (PscCore *core, const VkPipe
                                                      VkPipelineLayout *out, PscCoreError *err);
 PSC_INTERNAL PscStatus psc_core_get_render_pass (PscCore *core, const VkRenderPassCreateInfo *ci,
                                                  VkRenderPass *out, PscCoreError *err);
+/* False off the owner thread and once closed. */
 PSC_INTERNAL bool psc_core_is_compat_render_pass (const PscCore *core, VkRenderPass pass);
 PSC_INTERNAL PscStatus psc_core_get_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
                                               VkPipeline *out, PscCoreError *err);
@@ -507,12 +556,6 @@ PSC_INTERNAL uint32_t psc_core_evict (PscCore *core, uint32_t idle_frames);
 PSC_INTERNAL void psc_core_set_auto_evict (PscCore *core, uint32_t idle_frames);
 #define PSC_CORE_BORROW_FRAMES 3
 
-/* Introspection for tests: the state of the entry holding this pipeline
- * handle (-1 if none). */
-PSC_INTERNAL int psc_core_debug_pipeline_state (PscCore *core, VkPipeline pipeline);
-/* Test hook: make the next n pipeline compilations (sync or async) fail with
- * result, as the driver would. */
-PSC_INTERNAL void psc_core_inject_failures (PscCore *core, uint32_t n, VkResult result);
 
 /* Prepared keys: ids start at 1; 0 is never a valid id. */
 PSC_INTERNAL PscStatus psc_core_prepare_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,

@@ -96,7 +96,7 @@ typedef enum {
  * The number of [error@Psc.Error] codes; [struct@Psc.Stats]'s `rejected`
  * array is indexed by error code.
  */
-#define PSC_REJECT_REASON_COUNT 9
+#define PSC_REJECT_REASON_COUNT 11
 
 /**
  * PscKindStats:

@@ -42,6 +42,12 @@ G_BEGIN_DECLS
  *   and the request was not marked critical: it was skipped (and counted),
  *   nothing was queued, and no callback will come. Request it again later,
  *   or mark it %PSC_REQUEST_FLAGS_CRITICAL to create it synchronously.
+ * @PSC_ERROR_CLOSED: the cache is closing or closed (see
+ *   [method@Psc.Cache.close]): the call started nothing. Requests still
+ *   pending when a cache closes complete with this error too. Since: 0.1
+ * @PSC_ERROR_DISCARDED: a pending request was discarded before its
+ *   pipeline was ready: a hot reload replaced a shader it uses. Request the
+ *   pipeline again (it is compiled from the new shader). Since: 0.1
  *
  * Error codes in the %PSC_ERROR domain. Every failed request leaves the cache
  * valid and unchanged except for its counters.
@@ -56,6 +62,8 @@ typedef enum {
   PSC_ERROR_WRONG_THREAD,
   PSC_ERROR_NO_DEVICE,
   PSC_ERROR_QUEUE_FULL,
+  PSC_ERROR_CLOSED,
+  PSC_ERROR_DISCARDED,
 } PscError;
 
 PSC_AVAILABLE_IN_ALL

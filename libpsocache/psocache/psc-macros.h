@@ -22,3 +22,10 @@
  * Marks a symbol as part of the public ABI since the first release.
  */
 #define PSC_AVAILABLE_IN_ALL _PSC_EXPORT
+
+/**
+ * PSC_AVAILABLE_IN_0_1:
+ *
+ * Marks a symbol available since libpsocache 0.1.
+ */
+#define PSC_AVAILABLE_IN_0_1 _PSC_EXPORT

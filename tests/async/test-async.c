@@ -889,6 +889,52 @@ test_shutdown (void)
   fixture_finish (&f);
 }
 
+/* A waiter that requests again while the cache is being destroyed: the
+ * request fails with PSC_ERROR_CLOSED and starts nothing (it used to restart
+ * the workers during shutdown and write past the worker-cache array). */
+typedef struct {
+  PscCache *cache;
+  const VkComputePipelineCreateInfo *ci;
+  gint calls;
+  VkResult result;
+  GError *error;
+  VkPipeline pipeline;
+} Requester;
+
+static void
+request_again_cb (void *context, VkPipeline pipeline, VkResult result)
+{
+  Requester *r = context;
+  PscRequestResult state = PSC_REQUEST_RESULT_READY;
+  r->calls++;
+  r->result = result;
+  r->pipeline = psc_cache_request_compute_pipeline (r->cache, r->ci, PSC_MISS_POLICY_SKIP, 0,
+                                                    waiter_cb, NULL, &state, &r->error);
+}
+
+static void
+test_shutdown_reentrant (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 70.0f);
+  Requester r = { .cache = f.cache, .ci = &ci };
+  psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0, request_again_cb, &r,
+                                      NULL, NULL);
+  value = 71.0f;   /* the waiter asks for a key the cache never saw */
+  psc_test_harness_drop_cache (f.h, f.cache);
+  g_assert_cmpint (r.calls, ==, 1);
+  g_assert_cmpint (r.result, ==, VK_INCOMPLETE);
+  g_assert_error (r.error, PSC_ERROR, PSC_ERROR_CLOSED);
+  g_assert_true (r.pipeline == VK_NULL_HANDLE);
+  g_clear_error (&r.error);
+  fixture_finish (&f);
+}
+
 typedef struct {
   PscCache *cache;
   const VkComputePipelineCreateInfo *ci;
@@ -1017,6 +1063,7 @@ main (int argc, char **argv)
   g_test_add_func ("/async/fallback", test_fallback);
   g_test_add_func ("/async/gtask-cancel", test_gtask);
   g_test_add_func ("/async/shutdown", test_shutdown);
+  g_test_add_func ("/async/shutdown-reentrant", test_shutdown_reentrant);
   g_test_add_func ("/async/bad-arguments", test_bad_arguments);
   return g_test_run ();
 }

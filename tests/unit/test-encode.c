@@ -299,13 +299,15 @@ fake_forget (int kind, uint64_t handle)
 }
 
 static bool
-r_shader (void *ctx, VkShaderModule module, uint32_t *id, uint32_t *generation)
+r_shader (void *ctx, VkShaderModule module, PscShaderInfo *info)
 {
   const FakeObject *o = fake_find (ctx, FK_SHADER, (uint64_t) (uintptr_t) module);
   if (o == NULL)
     return false;
-  *id = o->id;
-  *generation = o->generation;
+  info->id = o->id;
+  info->generation = o->generation;
+  info->spec = NULL;
+  info->spec_count = 0;
   return true;
 }
 
