@@ -1,6 +1,9 @@
-/* handle-map.h: the handle -> value map's layout and its lookup, inline
- * because every request resolves a few handles through it (table.c has the
- * rest). Internal to the core.
+/* handle-map.h: a handle -> value map (u64 -> u32) for cache-issued
+ * handles; the lookup is inline because every request resolves a few
+ * handles through it (handle-map.c has the rest). Internal to the core.
+ *
+ * Open addressing with linear probing; handle 0 is never stored (it is
+ * VK_NULL_HANDLE) and UINT64_MAX marks a tombstone. Owner thread only.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -13,12 +16,12 @@ typedef struct {
   uint32_t value;
 } HandleSlot;
 
-struct PscHandleMap {
+typedef struct {
   HandleSlot *slots;
   size_t mask;
   size_t count;
   size_t used;
-};
+} PscHandleMap;
 
 #define HM_TOMB UINT64_MAX
 
@@ -51,3 +54,13 @@ psc_handle_map_lookup (const PscHandleMap *m, uint64_t handle, uint32_t *value)
       i = (i + 1) & m->mask;
     }
 }
+
+PSC_INTERNAL PscHandleMap *psc_handle_map_new (void);
+PSC_INTERNAL void psc_handle_map_free (PscHandleMap *m);
+PSC_INTERNAL bool psc_handle_map_get (const PscHandleMap *m, uint64_t handle, uint32_t *value);
+/* Sets (or replaces) a handle's value; false on allocation failure or for
+ * handle 0. */
+PSC_INTERNAL bool psc_handle_map_set (PscHandleMap *m, uint64_t handle, uint32_t value);
+PSC_INTERNAL bool psc_handle_map_remove (PscHandleMap *m, uint64_t handle);
+PSC_INTERNAL size_t psc_handle_map_count (const PscHandleMap *m);
+PSC_INTERNAL size_t psc_handle_map_host_bytes (const PscHandleMap *m);

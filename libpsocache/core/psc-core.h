@@ -294,56 +294,7 @@ PSC_INTERNAL const VkComputePipelineCreateInfo *psc_decode_compute (const uint8_
                                                                     PscComputeBuild *b);
 
 /* ---------------------------------------------------------------------------
- * Table (table.c): a growable open-addressing hash table over byte-string keys
- * stored in an arena. The 64-bit XXH3 of the key picks the slot; slots keep the
- * full hash and the key length. At most PSC_COLLISION_BUCKET_CAPACITY distinct
- * keys may share one full hash; one more is PSC_STATUS_CAPACITY. Growth happens
- * on insert (owner thread); find never allocates.
- */
-typedef struct PscTable PscTable;
-
-typedef struct {
-  uint64_t hash;
-  const uint8_t *key;    /* in the table's arena, stable until the table dies */
-  uint32_t key_len;
-  uint32_t value;        /* caller's payload, e.g. an entry index */
-  uint64_t aux;          /* a second payload, 0 at insertion (pipelines: the
-                            handle while the entry is Ready) */
-} __attribute__((aligned (32))) PscTableItem;   /* a slot never straddles a cache line */
-
-PSC_INTERNAL PscTable *psc_table_new (void);
-PSC_INTERNAL void psc_table_free (PscTable *t);
-/* Returns the item or NULL. */
-PSC_INTERNAL const PscTableItem *psc_table_find (const PscTable *t, uint64_t hash,
-                                                 const void *key, size_t len);
-/* Inserts a key known to be absent; copies the key into the arena. Fails with
- * PSC_STATUS_CAPACITY if the collision bucket for hash is full, or FAILED on
- * allocation failure. */
-PSC_INTERNAL PscStatus psc_table_insert (PscTable *t, uint64_t hash,
-                                         const void *key, size_t len,
-                                         uint32_t value, const PscTableItem **out,
-                                         PscCoreError *err);
-/* Removes the item whose key is at this arena address (keys are unique). */
-PSC_INTERNAL bool psc_table_remove (PscTable *t, uint64_t hash, const void *key, size_t len);
-/* Sets a present key's aux payload; false if the key is absent. */
-PSC_INTERNAL bool psc_table_set_aux (PscTable *t, uint64_t hash, const void *key, size_t len,
-                                     uint64_t aux);
-PSC_INTERNAL size_t psc_table_count (const PscTable *t);
-PSC_INTERNAL size_t psc_table_host_bytes (const PscTable *t);
-/* How many distinct keys share this full hash now. */
-PSC_INTERNAL uint32_t psc_table_bucket_size (const PscTable *t, uint64_t hash);
-
-/* A handle -> value map (u64 -> u32) for cache-issued handles. */
-typedef struct PscHandleMap PscHandleMap;
-PSC_INTERNAL PscHandleMap *psc_handle_map_new (void);
-PSC_INTERNAL void psc_handle_map_free (PscHandleMap *m);
-PSC_INTERNAL bool psc_handle_map_get (const PscHandleMap *m, uint64_t handle, uint32_t *value);
-PSC_INTERNAL bool psc_handle_map_set (PscHandleMap *m, uint64_t handle, uint32_t value);
-PSC_INTERNAL bool psc_handle_map_remove (PscHandleMap *m, uint64_t handle);
-PSC_INTERNAL size_t psc_handle_map_host_bytes (const PscHandleMap *m);
-
-/* ---------------------------------------------------------------------------
- * The cache core (core.c, objects.c, pipelines.c).
+ * The cache core (core.c and the modules docs/architecture.md lists).
  */
 typedef struct PscCore PscCore;
 

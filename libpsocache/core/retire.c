@@ -1,24 +1,20 @@
-/* retire.c: timeline retirement and eviction (seed 000, "Lifetime,
- * eviction, and hot reload"; DESIGN decision 11).
- *
- * Timeline contract: frame numbers are timeline values. The work the
- * application records after psc_core_begin_frame (core, N, ...) signals N
- * (or more) when the GPU finishes it, and each begin_frame reports the
- * highest completed value. A handle retired during frame F whose last
- * request was in frame L is destroyed only once the completed value reaches
- * max (F, L + PSC_CORE_BORROW_FRAMES): after every frame that may have
- * recorded it, including the borrowed-handle window.
- *
- * The deferred-destruction queue grows as needed (it holds at most one
- * record per object the cache ever created), so retirement never fails.
- *
- * Owner thread only.
+/* retire.c: entries leaving the cache (see retire.h).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "core-private.h"
+#include "retire.h"
+
+#include "shaders.h"
+#include "stats.h"
+#include "vkobjects.h"
 
 #include <stdlib.h>
+
+#include <volk.h>
+
+/* Live pipeline entries looked at per kind and frame by the pump's
+ * eviction and reachability walk. */
+#define PUMP_SLICE 512u
 
 bool
 psc_retire_reserve (PscCore *core, uint32_t n)
@@ -47,26 +43,37 @@ psc_retire_handle (PscCore *core, uint8_t kind, uint64_t handle, uint64_t value)
                          memory_order_relaxed);
 }
 
+void
+psc_core_forget_entry (PscCore *core, PscKind kind, uint32_t index)
+{
+  PscStore *s = core->stores[kind];
+  PscEntry *e = psc_store_entry (s, index);
+  if (psc_kind_is_pipeline (kind))
+    {
+      if (e->state == PSC_ENTRY_FAILED)
+        core->failed_count--;
+      psc_shaders_remove_pipeline (core, e);
+      psc_core_ready_changed (core);
+    }
+  else
+    psc_core_objects_changed (core);
+  psc_store_release (s, index);
+  psc_stat_add (&core->stats.kinds[kind].entries, (uint64_t) -1);
+  psc_core_update_bytes (core, kind);
+}
+
 bool
 psc_retire_entry (PscCore *core, PscKind kind, uint32_t index)
 {
-  PscEntry *e = &core->entries[kind].items[index];
+  PscEntry *e = psc_core_entry (core, kind, index);
   /* Out of memory for the queue: keep the entry (never destroy early). */
   if (e->state != PSC_ENTRY_READY || !psc_retire_reserve (core, 1))
     return false;
-  if (!e->owned_key)
-    psc_table_remove (core->tables[kind], e->hash, e->key, e->key_len);
-  psc_handle_map_remove (core->handles[kind], e->handle);
-  psc_core_objects_changed (core);
   uint64_t value = psc_entry_last_used (core, e) + PSC_CORE_BORROW_FRAMES;
   if (value < core->frame)
     value = core->frame;
   psc_retire_handle (core, (uint8_t) kind, e->handle, value);
-  e->handle = 0;
-  e->state = PSC_ENTRY_DEAD;
-  e->stale = 0;
-  psc_core_ready_changed (core);
-  psc_stat_add (&core->stats.kinds[kind].entries, (uint64_t) -1);
+  psc_core_forget_entry (core, kind, index);
   return true;
 }
 
@@ -81,8 +88,8 @@ destroy_retired (PscCore *core, const PscRetired *r)
   psc_stat_add (&core->stats.retired, 1);
 }
 
-void
-psc_retire_pump (PscCore *core)
+static void
+destroy_due (PscCore *core)
 {
   uint32_t kept = 0;
   for (uint32_t i = 0; i < core->retired_count; i++)
@@ -94,30 +101,68 @@ psc_retire_pump (PscCore *core)
     }
   core->retired_count = kept;
   atomic_store_explicit (&core->stats.retirements_pending, kept, memory_order_relaxed);
+}
 
-  if (core->auto_evict_frames > 0)
+static uint64_t
+idle_window (uint32_t frames)
+{
+  return frames > PSC_CORE_BORROW_FRAMES ? frames : PSC_CORE_BORROW_FRAMES;
+}
+
+/* Whether the pump lets an entry go: unpinned, idle past the window, and
+ * either idle past the eviction threshold (evict_idle != 0) or named by a
+ * released shader (nothing can request it again). */
+static bool
+pump_lets_go (PscCore *core, const PscEntry *e, uint64_t evict_idle, bool *evicted)
+{
+  if (e->pins != 0 || (e->state != PSC_ENTRY_READY && e->state != PSC_ENTRY_FAILED))
+    return false;
+  const uint64_t last = psc_entry_last_used (core, e);
+  if (core->frame <= last + PSC_CORE_BORROW_FRAMES)
+    return false;
+  *evicted = evict_idle != 0 && e->state == PSC_ENTRY_READY && core->frame > last + evict_idle;
+  return *evicted || (core->released_shaders > 0 && !psc_shaders_registered (core, e));
+}
+
+/* Looks at a slice of a kind's live entries, going down from where the
+ * last slice stopped (wrapping): an entry released here has its place taken
+ * by the last live one, which this order saw already or will reach soon. */
+static void
+pump_slice (PscCore *core, PscKind kind, uint64_t evict_idle)
+{
+  PscStore *s = core->stores[kind];
+  uint32_t pos = core->pump_cursor[kind];
+  for (uint32_t k = 0; k < PUMP_SLICE; k++)
     {
-      /* Incremental: look at a bounded slice of entries each frame. */
-      for (int k = PSC_KIND_GRAPHICS; k <= PSC_KIND_COMPUTE; k++)
+      const uint32_t live = psc_store_live_count (s);
+      if (live == 0 || k >= live)
+        break;
+      if (pos >= live)
+        pos = live - 1;
+      const uint32_t i = psc_store_live_at (s, pos);
+      PscEntry *e = psc_store_entry (s, i);
+      bool evicted = false;
+      if (pump_lets_go (core, e, evict_idle, &evicted))
         {
-          PscEntryVec *v = &core->entries[k];
-          uint64_t idle = core->auto_evict_frames > PSC_CORE_BORROW_FRAMES
-                          ? core->auto_evict_frames : PSC_CORE_BORROW_FRAMES;
-          uint32_t budget = v->len < 512 ? v->len : 512;
-          for (uint32_t n = 0; n < budget; n++)
-            {
-              uint32_t i = (core->evict_cursor + n) % v->len;
-              PscEntry *e = &v->items[i];
-              if (e->state == PSC_ENTRY_READY && e->pins == 0 &&
-                  core->frame > psc_entry_last_used (core, e) + idle)
-                {
-                  if (psc_retire_entry (core, (PscKind) k, i))
-                    psc_stat_add (&core->stats.evictions, 1);
-                }
-            }
+          if (e->state == PSC_ENTRY_FAILED)
+            psc_core_forget_entry (core, kind, i);
+          else if (psc_retire_entry (core, kind, i) && evicted)
+            psc_stat_add (&core->stats.evictions, 1);
         }
-      core->evict_cursor += 512;
+      pos = pos > 0 ? pos - 1 : psc_store_live_count (s) - 1;
     }
+  core->pump_cursor[kind] = pos;
+}
+
+void
+psc_retire_pump (PscCore *core)
+{
+  destroy_due (core);
+  if (core->auto_evict_frames == 0 && core->released_shaders == 0)
+    return;
+  const uint64_t evict_idle = core->auto_evict_frames ? idle_window (core->auto_evict_frames) : 0;
+  pump_slice (core, PSC_KIND_GRAPHICS, evict_idle);
+  pump_slice (core, PSC_KIND_COMPUTE, evict_idle);
 }
 
 void
@@ -137,19 +182,25 @@ psc_core_evict (PscCore *core, uint32_t idle_frames)
 {
   if (!psc_core_check_thread (core, NULL))
     return 0;
-  uint64_t idle = idle_frames > PSC_CORE_BORROW_FRAMES ? idle_frames : PSC_CORE_BORROW_FRAMES;
+  const uint64_t idle = idle_window (idle_frames);
   uint32_t evicted = 0;
   for (int k = PSC_KIND_GRAPHICS; k <= PSC_KIND_COMPUTE; k++)
-    for (uint32_t i = 0; i < core->entries[k].len; i++)
-      {
-        PscEntry *e = &core->entries[k].items[i];
-        if (e->state == PSC_ENTRY_READY && e->pins == 0
-            && core->frame > psc_entry_last_used (core, e) + idle)
-          {
-            if (psc_retire_entry (core, (PscKind) k, i))
-              evicted++;
-          }
-      }
+    {
+      PscStore *s = core->stores[k];
+      /* Downwards: retiring entry i moves the last live entry into its
+       * place, which this walk has already seen. */
+      for (uint32_t pos = psc_store_live_count (s); pos-- > 0;)
+        {
+          if (pos >= psc_store_live_count (s))
+            continue;
+          const uint32_t i = psc_store_live_at (s, pos);
+          PscEntry *e = psc_store_entry (s, i);
+          if (e->state == PSC_ENTRY_READY && e->pins == 0 &&
+              core->frame > psc_entry_last_used (core, e) + idle &&
+              psc_retire_entry (core, (PscKind) k, i))
+            evicted++;
+        }
+    }
   psc_stat_add (&core->stats.evictions, evicted);
   return evicted;
 }

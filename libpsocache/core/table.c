@@ -1,54 +1,16 @@
-/* table.c: the collision-safe hash table of canonical keys (DESIGN decision 4)
- * and the handle -> id map used to resolve cache-issued handles.
- *
- * Table: open addressing with linear probing over a power-of-two slot array.
- * The 64-bit XXH3 of a key picks the slot; each slot keeps the full hash, the
- * key length and a pointer to the key bytes, which live in an arena of
- * fixed-size chunks (so they never move and a hit never allocates). Keys are
- * compared in full on every hash match. Distinct keys sharing one full 64-bit
- * hash form a "collision bucket" of at most PSC_COLLISION_BUCKET_CAPACITY;
- * inserting one more fails with PSC_STATUS_CAPACITY and changes nothing.
- *
- * Threads: owner thread only (no internal locking).
+/* table.c: the collision-safe key table (see table.h).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "psc-core.h"
-#include "handle-map.h"
-#include "table-map.h"
+#include "table.h"
 
+#include <malloc.h>
 #include <stdlib.h>
-#include <string.h>
 
-#define ARENA_CHUNK (64 * 1024)
 #define MIN_SLOTS 64u
 
-/* What a tombstone's key points at (its key_len is 0: see table-map.h). */
+/* What a tombstone's key points at (its key_len is 0). */
 static const uint8_t tombstone;
-
-static void *
-arena_copy (PscTable *t, const void *key, size_t len)
-{
-  PscArenaChunk *c = t->chunks;
-  /* Keep every key 8-byte aligned so comparisons start aligned. */
-  size_t need = (len + 7u) & ~(size_t) 7u;
-  if (c == NULL || c->size - c->used < need)
-    {
-      size_t size = need > ARENA_CHUNK ? need : ARENA_CHUNK;
-      c = malloc (sizeof *c + size);
-      if (c == NULL)
-        return NULL;
-      c->next = t->chunks;
-      c->used = 0;
-      c->size = size;
-      t->chunks = c;
-      t->arena_bytes += sizeof *c + size;
-    }
-  void *dst = c->data + c->used;
-  memcpy (dst, key, len);
-  c->used += need;
-  return dst;
-}
 
 /* Zeroed slots, aligned like PscTableItem (calloc aligns to 16 only). */
 static PscTableItem *
@@ -58,6 +20,14 @@ slots_new (size_t n)
   if (s != NULL)
     memset (s, 0, n * sizeof *s);
   return s;
+}
+
+static size_t
+key_heap_bytes (const void *copy)
+{
+  /* What the allocator really holds for a copy: its usable size plus the
+   * chunk header. */
+  return malloc_usable_size ((void *) copy) + sizeof (size_t);
 }
 
 PscTable *
@@ -76,32 +46,166 @@ psc_table_new (void)
   return t;
 }
 
+static inline bool
+slot_live (const PscTableItem *s)
+{
+  return s->key_len != 0;
+}
+
 void
 psc_table_free (PscTable *t)
 {
   if (t == NULL)
     return;
-  PscArenaChunk *c = t->chunks;
-  while (c != NULL)
-    {
-      PscArenaChunk *next = c->next;
-      free (c);
-      c = next;
-    }
+  for (size_t i = 0; i <= t->mask; i++)
+    if (slot_live (&t->slots[i]))
+      free ((void *) t->slots[i].key);
   free (t->slots);
   free (t);
 }
 
-static inline bool
-slot_live (const PscTableItem *s)
+void
+psc_table_set_moved (PscTable *t, PscTableMovedFn fn, void *ctx)
 {
-  return s->key != NULL && s->key != &tombstone;
+  t->moved = fn;
+  t->moved_ctx = ctx;
 }
 
-const PscTableItem *
-psc_table_find (const PscTable *t, uint64_t hash, const void *key, size_t len)
+/* Rebuilds the slot array with n slots (a power of two above the live
+ * count): tombstones go, every live item moves. False (table unchanged) if
+ * out of memory. */
+static bool
+rehash (PscTable *t, size_t n)
 {
-  return psc_table_lookup (t, hash, key, len);
+  PscTableItem *ns = slots_new (n);
+  if (ns == NULL)
+    return false;
+  const size_t old_slots = t->mask + 1, new_mask = n - 1;
+  for (size_t i = 0; i < old_slots; i++)
+    {
+      const PscTableItem *s = &t->slots[i];
+      if (!slot_live (s))
+        continue;
+      size_t j = (size_t) s->hash & new_mask;
+      while (ns[j].key != NULL)
+        j = (j + 1) & new_mask;
+      ns[j] = *s;
+      if (t->moved != NULL)
+        t->moved (t->moved_ctx, s->value, (uint32_t) j);
+    }
+  free (t->slots);
+  t->slots = ns;
+  t->mask = new_mask;
+  t->used = t->count;
+  return true;
+}
+
+/* The first free slot (empty or tombstone) of an absent key's probe. */
+static uint32_t
+free_slot_for (const PscTable *t, uint64_t hash)
+{
+  size_t i = (size_t) hash & t->mask;
+  while (slot_live (&t->slots[i]))
+    i = (i + 1) & t->mask;
+  return (uint32_t) i;
+}
+
+PscStatus
+psc_table_insert_at (PscTable *t, uint64_t hash, const PscProbe *p, const void *key,
+                     size_t len, uint32_t value, uint32_t *slot, PscCoreError *err)
+{
+  if (len == 0 || len > UINT32_MAX)
+    return psc_core_fail (err, len ? PSC_STATUS_CAPACITY : PSC_STATUS_FAILED, "",
+                          "internal error: a key of %zu bytes cannot be stored", len);
+  if (p->same_hash >= PSC_COLLISION_BUCKET_CAPACITY)
+    return psc_core_fail (err, PSC_STATUS_CAPACITY, "",
+                          "collision bucket full: %u distinct keys already share hash 0x%016llx",
+                          (unsigned) PSC_COLLISION_BUCKET_CAPACITY, (unsigned long long) hash);
+  uint8_t *copy = malloc (len);
+  if (copy == NULL)
+    return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory storing a key");
+  memcpy (copy, key, len);
+
+  uint32_t i = p->insert;
+  /* Filling an empty slot: keep the load (tombstones included) under 70%.
+   * Half full of live items: double; else a same-size rehash clears the
+   * tombstones. */
+  if (t->slots[i].key == NULL && (t->used + 1) * 10 > (t->mask + 1) * 7)
+    {
+      size_t n = t->mask + 1;
+      if (!rehash (t, t->count * 2 >= n ? n * 2 : n))
+        {
+          free (copy);
+          return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory growing a table");
+        }
+      i = free_slot_for (t, hash);
+    }
+  PscTableItem *s = &t->slots[i];
+  if (s->key == NULL)
+    t->used++;
+  *s = (PscTableItem) { .hash = hash, .key = copy, .key_len = (uint32_t) len, .value = value };
+  t->count++;
+  t->key_bytes += key_heap_bytes (copy);
+  if (slot != NULL)
+    *slot = i;
+  return PSC_STATUS_OK;
+}
+
+PscStatus
+psc_table_insert (PscTable *t, uint64_t hash, const void *key, size_t len, uint32_t value,
+                  const PscTableItem **out, PscCoreError *err)
+{
+  PscProbe p;
+  if (len == 0 || psc_table_probe (t, hash, key, len, &p) != NULL)
+    return psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: key already present");
+  uint32_t slot;
+  PscStatus st = psc_table_insert_at (t, hash, &p, key, len, value, &slot, err);
+  if (st == PSC_STATUS_OK && out != NULL)
+    *out = &t->slots[slot];
+  return st;
+}
+
+void
+psc_table_remove_slot (PscTable *t, uint32_t slot)
+{
+  PscTableItem *s = &t->slots[slot];
+  if (!slot_live (s))
+    return;
+  t->key_bytes -= key_heap_bytes (s->key);
+  free ((void *) s->key);
+  *s = (PscTableItem) { .key = &tombstone };
+  t->count--;
+  /* Memory follows what is alive: an eighth full, halve (or more). */
+  size_t n = t->mask + 1;
+  if (n > MIN_SLOTS && t->count * 8 < n)
+    {
+      size_t want = MIN_SLOTS;
+      while (want < t->count * 4)
+        want *= 2;
+      rehash (t, want);   /* out of memory: stay as large as we are */
+    }
+}
+
+bool
+psc_table_remove (PscTable *t, uint64_t hash, const void *key, size_t len)
+{
+  const PscTableItem *s = psc_table_find (t, hash, key, len);
+  if (s == NULL)
+    return false;
+  psc_table_remove_slot (t, (uint32_t) (s - t->slots));
+  return true;
+}
+
+size_t
+psc_table_count (const PscTable *t)
+{
+  return t->count;
+}
+
+size_t
+psc_table_host_bytes (const PscTable *t)
+{
+  return sizeof *t + (t->mask + 1) * sizeof *t->slots + t->key_bytes;
 }
 
 uint32_t
@@ -118,223 +222,4 @@ psc_table_bucket_size (const PscTable *t, uint64_t hash)
         n++;
       i = (i + 1) & t->mask;
     }
-}
-
-static bool
-table_grow (PscTable *t)
-{
-  size_t slots = t->mask + 1;
-  /* Grow when live items fill half; otherwise only tombstones are the issue
-   * and a rehash at the same size clears them. */
-  size_t new_slots = t->count * 2 >= slots ? slots * 2 : slots;
-  PscTableItem *ns = slots_new (new_slots);
-  if (ns == NULL)
-    return false;
-  size_t new_mask = new_slots - 1;
-  for (size_t i = 0; i < slots; i++)
-    {
-      const PscTableItem *s = &t->slots[i];
-      if (!slot_live (s))
-        continue;
-      size_t j = (size_t) s->hash & new_mask;
-      while (ns[j].key != NULL)
-        j = (j + 1) & new_mask;
-      ns[j] = *s;
-    }
-  free (t->slots);
-  t->slots = ns;
-  t->mask = new_mask;
-  t->used = t->count;
-  return true;
-}
-
-PscStatus
-psc_table_insert (PscTable *t, uint64_t hash, const void *key, size_t len,
-                  uint32_t value, const PscTableItem **out, PscCoreError *err)
-{
-  if (len > UINT32_MAX)
-    return psc_core_fail (err, PSC_STATUS_CAPACITY, "", "key of %zu bytes is too large", len);
-  if (len == 0)   /* a zero length marks a tombstone (table-map.h) */
-    return psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: empty key");
-  if (psc_table_bucket_size (t, hash) >= PSC_COLLISION_BUCKET_CAPACITY)
-    return psc_core_fail (err, PSC_STATUS_CAPACITY, "",
-                          "collision bucket full: %u distinct keys already share hash 0x%016llx",
-                          (unsigned) PSC_COLLISION_BUCKET_CAPACITY, (unsigned long long) hash);
-
-  /* Keep the load (including tombstones) under 70%. */
-  if ((t->used + 1) * 10 > (t->mask + 1) * 7 && !table_grow (t))
-    return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory growing the table");
-
-  const uint8_t *copy = arena_copy (t, key, len);
-  if (copy == NULL)
-    return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory storing a key");
-
-  size_t i = (size_t) hash & t->mask;
-  while (slot_live (&t->slots[i]))
-    i = (i + 1) & t->mask;
-  PscTableItem *s = &t->slots[i];
-  if (s->key == NULL)
-    t->used++;
-  s->hash = hash;
-  s->key = copy;
-  s->key_len = (uint32_t) len;
-  s->value = value;
-  s->aux = 0;
-  t->count++;
-  if (out != NULL)
-    *out = s;
-  return PSC_STATUS_OK;
-}
-
-bool
-psc_table_remove (PscTable *t, uint64_t hash, const void *key, size_t len)
-{
-  PscTableItem *s = (PscTableItem *) psc_table_find (t, hash, key, len);
-  if (s == NULL)
-    return false;
-  /* The key bytes stay in the arena (counted in host bytes) until the table
-   * dies; removal is rare (shader release, eviction). */
-  s->key = &tombstone;
-  s->key_len = 0;
-  s->aux = 0;
-  t->count--;
-  return true;
-}
-
-bool
-psc_table_set_aux (PscTable *t, uint64_t hash, const void *key, size_t len, uint64_t aux)
-{
-  PscTableItem *s = (PscTableItem *) psc_table_find (t, hash, key, len);
-  if (s == NULL)
-    return false;
-  s->aux = aux;
-  return true;
-}
-
-size_t
-psc_table_count (const PscTable *t)
-{
-  return t->count;
-}
-
-size_t
-psc_table_host_bytes (const PscTable *t)
-{
-  return sizeof *t + (t->mask + 1) * sizeof *t->slots + t->arena_bytes;
-}
-
-/* ------------------------------------------------------------------------- */
-
-PscHandleMap *
-psc_handle_map_new (void)
-{
-  PscHandleMap *m = calloc (1, sizeof *m);
-  if (m == NULL)
-    return NULL;
-  m->slots = calloc (MIN_SLOTS, sizeof *m->slots);
-  if (m->slots == NULL)
-    {
-      free (m);
-      return NULL;
-    }
-  m->mask = MIN_SLOTS - 1;
-  return m;
-}
-
-void
-psc_handle_map_free (PscHandleMap *m)
-{
-  if (m == NULL)
-    return;
-  free (m->slots);
-  free (m);
-}
-
-static bool
-hm_grow (PscHandleMap *m)
-{
-  size_t slots = m->mask + 1;
-  size_t new_slots = m->count * 2 >= slots ? slots * 2 : slots;
-  HandleSlot *ns = calloc (new_slots, sizeof *ns);
-  if (ns == NULL)
-    return false;
-  for (size_t i = 0; i < slots; i++)
-    {
-      const HandleSlot *s = &m->slots[i];
-      if (s->handle == 0 || s->handle == HM_TOMB)
-        continue;
-      size_t j = hm_index (s->handle, new_slots - 1);
-      while (ns[j].handle != 0)
-        j = (j + 1) & (new_slots - 1);
-      ns[j] = *s;
-    }
-  free (m->slots);
-  m->slots = ns;
-  m->mask = new_slots - 1;
-  m->used = m->count;
-  return true;
-}
-
-bool
-psc_handle_map_set (PscHandleMap *m, uint64_t handle, uint32_t value)
-{
-  if (handle == 0 || handle == HM_TOMB)
-    return false;
-  size_t i = hm_index (handle, m->mask);
-  for (;;)
-    {
-      HandleSlot *s = &m->slots[i];
-      if (s->handle == 0)
-        break;
-      if (s->handle == handle)
-        {
-          s->value = value;
-          return true;
-        }
-      i = (i + 1) & m->mask;
-    }
-  if ((m->used + 1) * 10 > (m->mask + 1) * 7 && !hm_grow (m))
-    return false;
-  i = hm_index (handle, m->mask);
-  while (m->slots[i].handle != 0 && m->slots[i].handle != HM_TOMB)
-    i = (i + 1) & m->mask;
-  if (m->slots[i].handle == 0)
-    m->used++;
-  m->slots[i].handle = handle;
-  m->slots[i].value = value;
-  m->count++;
-  return true;
-}
-
-bool
-psc_handle_map_remove (PscHandleMap *m, uint64_t handle)
-{
-  if (handle == 0 || handle == HM_TOMB)
-    return false;
-  size_t i = hm_index (handle, m->mask);
-  for (;;)
-    {
-      HandleSlot *s = &m->slots[i];
-      if (s->handle == 0)
-        return false;
-      if (s->handle == handle)
-        {
-          s->handle = HM_TOMB;
-          m->count--;
-          return true;
-        }
-      i = (i + 1) & m->mask;
-    }
-}
-
-bool
-psc_handle_map_get (const PscHandleMap *m, uint64_t handle, uint32_t *value)
-{
-  return psc_handle_map_lookup (m, handle, value);
-}
-
-size_t
-psc_handle_map_host_bytes (const PscHandleMap *m)
-{
-  return sizeof *m + (m->mask + 1) * sizeof *m->slots;
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "psc-core.h"
+#include "handle-map.h"
+#include "table.h"
 
 static void
 test_insert_find (void)
@@ -80,7 +82,10 @@ test_collision_bucket (void)
   /* Removing one frees its place in the bucket. */
   g_assert_true (psc_table_remove (t, forced, "k0", 2));
   g_assert_null (psc_table_find (t, forced, "k0", 2));
-  g_assert_cmpint (psc_table_insert (t, forced, key, strlen (key), 4, NULL, &err), ==, PSC_STATUS_OK);
+  g_assert_cmpint (psc_table_insert (t, forced, "k4", 2, 4, NULL, &err), ==, PSC_STATUS_OK);
+  g_assert_nonnull (psc_table_find (t, forced, "k4", 2));
+  /* A key already present is refused, never stored twice. */
+  g_assert_cmpint (psc_table_insert (t, forced, "k4", 2, 5, NULL, &err), ==, PSC_STATUS_FAILED);
   g_assert_nonnull (psc_table_find (t, forced, "k1", 2));
   psc_table_free (t);
 }

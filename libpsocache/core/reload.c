@@ -1,0 +1,97 @@
+/* reload.c: hot reload of a shader (see reload.h and psc-core.h).
+ *
+ * The operation, on the owner thread: a new module is created for the new
+ * code (nothing changes if that fails); the shader's generation moves on
+ * (same id); the application's old descriptor pool is timeline-retired;
+ * pipelines of the old generation that are Compiling or Failed are
+ * discarded (waiters get VK_INCOMPLETE), Ready ones are flagged stale
+ * (retired once the new generation's pipeline is published, or when they
+ * fall idle); the content key becomes the new code; the old module's
+ * handle keeps naming the shader (at the new generation) until the next
+ * pump, and the module is destroyed once no compile job uses it.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "reload.h"
+
+#include "requests.h"
+#include "resolver.h"
+#include "retire.h"
+#include "shaders.h"
+#include "stats.h"
+
+#include <volk.h>
+
+/* Pipelines naming an older generation of a shader: Ready ones turn
+ * stale, the others are discarded. A walk over live pipelines. */
+static void
+invalidate_old_generation (PscCore *core, uint32_t shader_id, uint32_t generation)
+{
+  for (int k = PSC_KIND_GRAPHICS; k <= PSC_KIND_COMPUTE; k++)
+    {
+      PscStore *s = core->stores[k];
+      for (uint32_t pos = psc_store_live_count (s); pos-- > 0;)
+        {
+          if (pos >= psc_store_live_count (s))
+            continue;
+          const uint32_t i = psc_store_live_at (s, pos);
+          PscEntry *p = psc_store_entry (s, i);
+          bool uses = false;
+          for (uint32_t j = 0; j < p->pipe.shader_count; j++)
+            uses |= p->pipe.shader_ids[j] == shader_id && p->pipe.shader_gens[j] < generation;
+          if (!uses)
+            continue;
+          if (p->state == PSC_ENTRY_READY)
+            {
+              p->stale = 1;
+              psc_core_ready_changed (core);
+            }
+          else
+            psc_requests_discard (core, (PscKind) k, i);
+        }
+    }
+}
+
+PscStatus
+psc_core_replace_shader (PscCore *core, VkShaderModule module, const uint32_t *code, size_t size,
+                         VkDescriptorPool old_pool, VkShaderModule *new_module, PscCoreError *err)
+{
+  if (!psc_core_check_thread (core, err))
+    return psc_core_refused (core);
+  PscStore *s = core->stores[PSC_KIND_SHADER];
+  PscEntry *e = psc_core_entry_for_handle (core, PSC_KIND_SHADER, (uint64_t) module);
+  if (e == NULL)
+    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "module",
+                                                 "0x%llx was not registered with this cache",
+                                                 (unsigned long long) (uint64_t) module));
+  PscStatus st = psc_shaders_check_code (core, code, size, err);
+  if (st != PSC_STATUS_OK)
+    return st;
+  if (!psc_retire_reserve (core, 1) || !psc_shaders_reserve_doomed (core, 1))
+    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory"));
+  VkShaderModule m;
+  st = psc_shaders_create_module (core, code, size, &m, err);
+  if (st != PSC_STATUS_OK)
+    return st;
+  const uint32_t index = psc_store_index (s, e);
+  const VkShaderModule old = (VkShaderModule) e->handle;
+  if (!psc_store_map (s, index, (uint64_t) m))
+    {
+      core->vk->vkDestroyShaderModule (core->cfg.device, m, core->cfg.allocator);
+      return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory"));
+    }
+
+  const uint32_t generation = ++e->shader.generation;
+  psc_core_objects_changed (core);
+  if (old_pool != VK_NULL_HANDLE)
+    psc_retire_handle (core, PSC_KIND_COUNT, (uint64_t) old_pool, core->frame);
+  invalidate_old_generation (core, psc_store_id (s, index), generation);
+  /* Content now names this shader, unless that content is another
+   * shader's: then it keeps a private copy (found by handle and id). */
+  psc_store_rekey (s, index, psc_core_hash (core, code, size), code, size,
+                   !core->cfg.pass_through);
+  psc_shaders_doom (core, index, old);
+  psc_core_update_bytes (core, PSC_KIND_SHADER);
+  *new_module = m;
+  return PSC_STATUS_OK;
+}
