@@ -22,10 +22,11 @@
 
 #include <volk.h>
 
-/* Pipelines naming an older generation of a shader: Ready ones turn
- * stale, the others are discarded. A walk over live pipelines. */
+/* Pipelines naming the shader (all of an older generation: the new one was
+ * just made): Ready ones turn stale, the others are discarded. A walk over
+ * live pipelines. */
 static void
-invalidate_old_generation (PscCore *core, uint32_t shader_id, uint32_t generation)
+invalidate_old_generation (PscCore *core, uint32_t shader_id)
 {
   for (int k = PSC_KIND_GRAPHICS; k <= PSC_KIND_COMPUTE; k++)
     {
@@ -38,7 +39,7 @@ invalidate_old_generation (PscCore *core, uint32_t shader_id, uint32_t generatio
           PscEntry *p = psc_store_entry (s, i);
           bool uses = false;
           for (uint32_t j = 0; j < p->pipe.shader_count; j++)
-            uses |= p->pipe.shader_ids[j] == shader_id && p->pipe.shader_gens[j] < generation;
+            uses |= p->pipe.shader_ids[j] == shader_id;
           if (!uses)
             continue;
           if (p->state == PSC_ENTRY_READY)
@@ -81,11 +82,11 @@ psc_core_replace_shader (PscCore *core, VkShaderModule module, const uint32_t *c
       return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory"));
     }
 
-  const uint32_t generation = ++e->shader.generation;
+  e->shader.generation++;
   psc_core_objects_changed (core);
   if (old_pool != VK_NULL_HANDLE)
     psc_retire_handle (core, PSC_KIND_COUNT, (uint64_t) old_pool, core->frame);
-  invalidate_old_generation (core, psc_store_id (s, index), generation);
+  invalidate_old_generation (core, psc_store_id (s, index));
   /* Content now names this shader, unless that content is another
    * shader's: then it keeps a private copy (found by handle and id). */
   psc_store_rekey (s, index, psc_core_hash (core, code, size), code, size,

@@ -154,8 +154,8 @@ init_pipeline_entry (PscCore *core, PscKind kind, uint32_t index)
   e->last_used_frame = core->frame;
   e->pipe.job = PSC_NONE;
   e->pipe.waiter_head = e->pipe.waiter_tail = PSC_NONE;
-  int n = psc_pipeline_key_shaders (e->key, e->key_len, e->pipe.shader_ids, e->pipe.shader_gens,
-                                    NULL);
+  uint32_t gens[PSC_MAX_GRAPHICS_STAGES];
+  int n = psc_pipeline_key_shaders (e->key, e->key_len, e->pipe.shader_ids, gens, NULL);
   e->pipe.shader_count = n > 0 ? (uint8_t) n : 0;
   psc_shaders_add_pipeline (core, e);
   psc_stat_add (&core->stats.kinds[kind].entries, 1);
@@ -307,8 +307,8 @@ enqueue_job (PscCore *core, PscKind kind, uint32_t index, PscCoreError *err)
   else
     job->modules[job->module_count++] =
       ((const VkComputePipelineCreateInfo *) job->create_info)->stage.module;
-  memcpy (job->shader_ids, e->pipe.shader_ids, sizeof job->shader_ids);
-  memcpy (job->shader_gens, e->pipe.shader_gens, sizeof job->shader_gens);
+  /* The generations the job compiles, checked again at publication. */
+  psc_pipeline_key_shaders (e->key, e->key_len, job->shader_ids, job->shader_gens, NULL);
   job->kind = (uint8_t) kind;
   job->entry = entry_id (core, kind, index);
   if (core->inject_failures > 0)
@@ -479,14 +479,14 @@ interim_result (PscCore *core, PscKind kind, const PscEntry *e, PscCoreMissPolic
 static uint32_t
 find_predecessor (PscCore *core, PscKind kind, const PscEntry *e)
 {
-  uint32_t newest = 0;
-  for (uint32_t i = 0; i < e->pipe.shader_count; i++)
-    newest = e->pipe.shader_gens[i] > newest ? e->pipe.shader_gens[i] : newest;
-  if (newest == 0)
-    return 0;
   uint32_t ids[PSC_MAX_GRAPHICS_STAGES], gens[PSC_MAX_GRAPHICS_STAGES];
   size_t offs[PSC_MAX_GRAPHICS_STAGES];
   const int n = psc_pipeline_key_shaders (e->key, e->key_len, ids, gens, offs);
+  uint32_t newest = 0;
+  for (int i = 0; i < n; i++)
+    newest = gens[i] > newest ? gens[i] : newest;
+  if (newest == 0)
+    return 0;
   uint8_t prev[PSC_MAX_KEY_BYTES];
   const size_t len = e->key_len;
   memcpy (prev, e->key, len);

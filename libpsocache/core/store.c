@@ -57,7 +57,7 @@ psc_store_free (PscStore *s)
 }
 
 /* Grows the three parallel arrays to cap slots. Entries are grown by hand:
- * realloc does not keep their 64-byte alignment. */
+ * realloc does not keep their alignment. */
 static bool
 grow (PscStore *s, uint32_t cap)
 {
@@ -129,7 +129,6 @@ init_entry (PscStore *s, uint32_t i, uint64_t hash, const uint8_t *key, size_t l
   memset (e, 0, sizeof *e);
   e->gen = gen;
   e->kind = s->kind;
-  e->hash = hash;
   e->key = key;
   e->key_len = (uint32_t) len;
   e->live_pos = s->live_count;
@@ -227,7 +226,6 @@ psc_store_rekey (PscStore *s, uint32_t index, uint64_t hash, const void *key, si
   /* The old key goes first: removing it may rehash the table, which would
    * stale a probe made before. */
   drop_key (s, e);
-  e->hash = hash;
   PscProbe p;
   uint32_t slot;
   if (tabled && len > 0 && psc_table_probe (s->table, hash, key, len, &p) == NULL &&

@@ -67,12 +67,12 @@ typedef struct {
   uint32_t prepared;         /* id of the prepared key naming it, 0 = none */
   int32_t failure;           /* VkResult when Failed */
   uint8_t shader_count;
-  uint32_t shader_ids[PSC_MAX_GRAPHICS_STAGES];
-  uint32_t shader_gens[PSC_MAX_GRAPHICS_STAGES];
+  uint32_t shader_ids[PSC_MAX_GRAPHICS_STAGES];   /* the key's shaders, in key order */
 } PscPipelinePart;
 
-/* One cached object. What a hit reads and writes comes first; entries are
- * 64-byte aligned (two cache lines each). */
+/* One cached object (96 bytes). A hit through the table touches no entry:
+ * the slot holds the answer and hit frames are a dense array of their
+ * own. */
 typedef struct {
   uint64_t handle;           /* the Vulkan handle as an integer, 0 = none */
   uint64_t last_used_frame;
@@ -81,7 +81,6 @@ typedef struct {
   uint8_t kind;
   uint8_t tabled;            /* its key is in the table */
   uint32_t key_len;
-  uint64_t hash;
   const uint8_t *key;
   uint32_t slot;             /* table slot while tabled */
   uint32_t live_pos;         /* index in the live list; next free slot while FREE */
@@ -91,7 +90,8 @@ typedef struct {
     PscShaderPart shader;
     PscPipelinePart pipe;
   };
-} __attribute__((aligned (64))) PscEntry;
+} __attribute__((aligned (32))) PscEntry;
+_Static_assert (sizeof (PscEntry) == 96, "PscEntry grew: bytes per entry are a goal (docs/benchmarks.md)");
 
 typedef struct {
   PscTable *table;

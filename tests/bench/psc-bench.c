@@ -43,104 +43,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "bench.vert.h"
 #include "bench.frag.h"
 #include "async.vert.h"
 #include "async.frag.h"
-
-/* ---- allocation counting (interposes glibc's malloc family) ---- */
-extern void *__libc_malloc (size_t);
-extern void *__libc_calloc (size_t, size_t);
-extern void *__libc_realloc (void *, size_t);
-extern void *__libc_memalign (size_t, size_t);
-static atomic_ulong alloc_count;
-
-void *malloc (size_t n) { atomic_fetch_add_explicit (&alloc_count, 1, memory_order_relaxed); return __libc_malloc (n); }
-void *calloc (size_t a, size_t b) { atomic_fetch_add_explicit (&alloc_count, 1, memory_order_relaxed); return __libc_calloc (a, b); }
-void *realloc (void *p, size_t n) { atomic_fetch_add_explicit (&alloc_count, 1, memory_order_relaxed); return __libc_realloc (p, n); }
-void *memalign (size_t a, size_t n) { atomic_fetch_add_explicit (&alloc_count, 1, memory_order_relaxed); return __libc_memalign (a, n); }
-int posix_memalign (void **out, size_t a, size_t n)
-{
-  atomic_fetch_add_explicit (&alloc_count, 1, memory_order_relaxed);
-  *out = __libc_memalign (a, n);
-  return *out ? 0 : 12;
-}
-void *aligned_alloc (size_t a, size_t n) { atomic_fetch_add_explicit (&alloc_count, 1, memory_order_relaxed); return __libc_memalign (a, n); }
-
-static inline uint64_t
-now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
-}
-
-/* Per-call timing uses the time-stamp counter (this VM's clock has a 10 ns
- * grain), calibrated against CLOCK_MONOTONIC once per run. */
-#include <x86intrin.h>
-static double ns_per_tick = 1.0;
-
-static inline uint64_t
-ticks (void)
-{
-  _mm_lfence ();
-  uint64_t t = __rdtsc ();
-  _mm_lfence ();
-  return t;
-}
-
-static void
-calibrate_ticks (void)
-{
-  uint64_t n0 = now_ns (), t0 = ticks ();
-  while (now_ns () - n0 < 50000000ull)
-    ;
-  uint64_t n1 = now_ns (), t1 = ticks ();
-  ns_per_tick = (double) (n1 - n0) / (double) (t1 - t0);
-}
-
-static inline void
-opaque (const void *p)
-{
-  __asm__ volatile ("" : : "r" (p) : "memory");
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *v, size_t n)
-{
-  qsort (v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* xorshift64*: deterministic shuffles. */
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint32_t
-rng (void)
-{
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return (uint32_t) ((rng_state * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-static void
-shuffle (uint32_t *v, uint32_t n)
-{
-  for (uint32_t i = n - 1; i > 0; i--)
-    {
-      uint32_t j = rng () % (i + 1);
-      uint32_t t = v[i];
-      v[i] = v[j];
-      v[j] = t;
-    }
-}
 
 /* Everything but the shader stages: 4 vertex attributes, depth, dynamic
  * viewport and scissor, `colors` attachments of format set `fmt`, blending
@@ -279,13 +186,6 @@ fill (BenchInfo *b, uint32_t i, const BenchObjects *o)
   FILL_FIXED_STATE (b, colors, fmt, blend, o->layout);
 }
 
-static void
-die (const char *what, GError *error)
-{
-  fprintf (stderr, "psc-bench: %s: %s\n", what, error ? error->message : "failed");
-  exit (1);
-}
-
 static int
 bench_hit (uint32_t n, uint32_t batches)
 {
@@ -393,7 +293,7 @@ bench_hit (uint32_t n, uint32_t batches)
       uint64_t c1 = ticks ();
       const double t_rebuild = (double) (c1 - c0) * ns_per_tick;
       /* Rebuild, then the hit. */
-      unsigned long a0 = atomic_load (&alloc_count);
+      unsigned long a0 = atomic_load (&bench_alloc_count);
       c0 = ticks ();
       for (uint32_t j = 0; j < n; j++)
         {
@@ -408,7 +308,7 @@ bench_hit (uint32_t n, uint32_t batches)
         sink ^= (uintptr_t) psc_cache_get_prepared_pipeline (cache, ids[order[j]], NULL);
       c1 = ticks ();
       samples_p[k] = (double) (c1 - c0) * ns_per_tick / n;
-      allocs += atomic_load (&alloc_count) - a0;
+      allocs += atomic_load (&bench_alloc_count) - a0;
       hits += 2ull * n;
       /* The floor: XXH3 over 1 KiB + memcmp, n times. */
       c0 = ticks ();
@@ -625,17 +525,6 @@ sleep_us (uint32_t us)
   struct timespec ts = { 0, (long) us * 1000l };
   while (nanosleep (&ts, &ts) != 0)
     ;
-}
-
-/* Nearest-rank percentile (q in (0, 1]); sorts v. */
-static double
-percentile (double *v, size_t n, double q)
-{
-  if (n == 0)
-    return 0.0;
-  qsort (v, n, sizeof *v, cmp_double);
-  size_t rank = (size_t) ceil (q * (double) n);
-  return v[rank > 0 ? rank - 1 : 0];
 }
 
 /* One asynchronous request's completion, written by its callback. */
@@ -1164,18 +1053,9 @@ static void
 usage (void)
 {
   fprintf (stderr, "usage: psc-bench hit [--pipelines N] [--batches B]\n"
-                   "       psc-bench async [--workers W] [--pipelines P] [--batch N] [--validate]\n");
-}
-
-static bool
-parse_u32 (const char *s, uint32_t *out)
-{
-  char *end = NULL;
-  unsigned long v = strtoul (s, &end, 10);
-  if (end == s || *end != '\0' || v > UINT32_MAX)
-    return false;
-  *out = (uint32_t) v;
-  return true;
+                   "       psc-bench async [--workers W] [--pipelines P] [--batch N] [--validate]\n"
+                   "       psc-bench churn [--keys K] [--cycles C]\n"
+                   "       psc-bench scale [--sizes N,N,...] [--key-bytes L] [--passes P]\n");
 }
 
 int
@@ -1186,6 +1066,10 @@ main (int argc, char **argv)
       usage ();
       return 2;
     }
+  if (strcmp (argv[1], "churn") == 0)
+    return bench_churn (argc, argv);
+  if (strcmp (argv[1], "scale") == 0)
+    return bench_scale (argc, argv);
   bool async = strcmp (argv[1], "async") == 0;
   if (!async && strcmp (argv[1], "hit") != 0)
     {
