@@ -92,7 +92,11 @@ typedef struct {
 
 struct PscCore {
   PscCoreConfig cfg;
+  /* The thread owner-thread entry points accept: the creator until the
+   * core closes, then 0 (which no thread is), so one comparison refuses
+   * both a foreign thread and a closed core (stats.h). */
   pthread_t owner;
+  pthread_t creator;
   bool closed;                    /* psc_core_close has begun */
   PscInstanceTable it;
   struct VolkDeviceTable *vk;

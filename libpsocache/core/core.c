@@ -82,7 +82,7 @@ psc_core_new (const PscCoreConfig *cfg, PscCore **out, PscCoreError *err)
   core->cfg = *cfg;
   core->ready_epoch = 1;
   core->objects_epoch = 1;
-  core->owner = pthread_self ();
+  core->owner = core->creator = pthread_self ();
 
   st = load_dispatch (core, err);
   if (st == PSC_STATUS_OK)
@@ -127,6 +127,7 @@ close_core (PscCore *core, bool call_waiters)
   if (core->closed)
     return;
   core->closed = true;
+  core->owner = (pthread_t) 0;
   if (core->vk == NULL)
     return;
   psc_requests_shutdown (core, call_waiters);
@@ -148,7 +149,7 @@ close_core (PscCore *core, bool call_waiters)
 void
 psc_core_close (PscCore *core, uint64_t completed_timeline)
 {
-  if (core->closed || !pthread_equal (core->owner, pthread_self ()))
+  if (core->closed || !pthread_equal (core->creator, pthread_self ()))
     return;
   if (completed_timeline > core->completed_timeline)
     core->completed_timeline = completed_timeline;
@@ -174,7 +175,7 @@ psc_core_free (PscCore *core)
     return;
   if (!core->closed)
     {
-      if (pthread_equal (core->owner, pthread_self ()))
+      if (pthread_equal (core->creator, pthread_self ()))
         psc_core_close (core, core->completed_timeline);
       else
         psc_core_close_unowned (core);

@@ -205,7 +205,7 @@ bool
 psc_core_is_compat_render_pass (const PscCore *core, VkRenderPass pass)
 {
   uint32_t i;
-  if (pass == VK_NULL_HANDLE || !pthread_equal (core->owner, pthread_self ()) || core->closed)
+  if (pass == VK_NULL_HANDLE || !pthread_equal (core->owner, pthread_self ()))
     return false;
   return psc_store_index_of_handle (core->stores[PSC_KIND_RENDER_PASS], (uint64_t) pass, &i);
 }

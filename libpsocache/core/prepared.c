@@ -121,6 +121,20 @@ check_shaders (PscCore *core, uint32_t key_id, const PscPrepared *p, PscCoreErro
   return PSC_STATUS_OK;
 }
 
+static PscStatus request_prepared_slow (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy,
+                                        uint32_t flags, PscCoreReadyFn fn, void *context,
+                                        VkPipeline *out, PscCoreRequestState *state,
+                                        PscCoreError *err);
+
+/* psc_core_get_prepared's slow part, with few arguments: the hit path
+ * that calls it needs no stack frame of its own. */
+static PscStatus __attribute__((noinline))
+get_prepared_slow (PscCore *core, uint32_t key_id, VkPipeline *out, PscCoreError *err)
+{
+  PscCoreRequestState state;
+  return request_prepared_slow (core, key_id, PSC_CORE_MISS_WAIT, 0, NULL, NULL, out, &state, err);
+}
+
 /* The slow part of a prepared request: the record's handle is not current,
  * so check the key's shaders and go through the request path. */
 static PscStatus __attribute__((noinline))
@@ -160,39 +174,31 @@ request_prepared_slow (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy,
 
 /* The per-frame path: one record read while the record's handle is
  * current; else a check of its entry (Ready, not stale, its shaders all
- * registered), which caches the handle again; else the slow path. */
-static inline PscStatus
-request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy policy, uint32_t flags,
-                  PscCoreReadyFn fn, void *context, VkPipeline *out, PscCoreRequestState *state,
-                  PscCoreError *err)
+ * registered), which caches the handle again. False: the slow path must
+ * answer (it also reports a bad id). */
+static inline bool
+prepared_hit (PscCore *core, uint32_t key_id, VkPipeline *out)
 {
-  if (!psc_core_check_thread (core, err))
-    return psc_core_refused (core);
-  if (__builtin_expect (key_id - 1u < core->prepared_len, 1))
+  if (__builtin_expect (key_id - 1u >= core->prepared_len, 0))
+    return false;
+  PscPreparedHot *hot = &core->prepared_hot[key_id - 1];
+  if (__builtin_expect (hot->epoch == core->ready_epoch, 1))
     {
-      PscPreparedHot *hot = &core->prepared_hot[key_id - 1];
-      if (__builtin_expect (hot->epoch == core->ready_epoch, 1))
-        {
-          hot->last_used_frame = core->frame;
-          psc_stat_add (&core->stats.kinds[hot->kind].hits, 1);
-          *out = (VkPipeline) hot->handle;
-          *state = PSC_CORE_READY;
-          return PSC_STATUS_OK;
-        }
-      const PscPrepared *p = &core->prepared[key_id - 1];
-      PscEntry *e = record_entry (core, p);
-      if (e != NULL && e->state == PSC_ENTRY_READY && !e->stale && psc_shaders_registered (core, e))
-        {
-          e->last_used_frame = core->frame;
-          hot->handle = e->handle;
-          hot->epoch = core->ready_epoch;
-          psc_stat_add (&core->stats.kinds[p->kind].hits, 1);
-          *out = (VkPipeline) e->handle;
-          *state = PSC_CORE_READY;
-          return PSC_STATUS_OK;
-        }
+      hot->last_used_frame = core->frame;
+      psc_stat_add (&core->stats.kinds[hot->kind].hits, 1);
+      *out = (VkPipeline) hot->handle;
+      return true;
     }
-  return request_prepared_slow (core, key_id, policy, flags, fn, context, out, state, err);
+  const PscPrepared *p = &core->prepared[key_id - 1];
+  PscEntry *e = record_entry (core, p);
+  if (e == NULL || e->state != PSC_ENTRY_READY || e->stale || !psc_shaders_registered (core, e))
+    return false;
+  e->last_used_frame = core->frame;
+  hot->handle = e->handle;
+  hot->epoch = core->ready_epoch;
+  psc_stat_add (&core->stats.kinds[p->kind].hits, 1);
+  *out = (VkPipeline) e->handle;
+  return true;
 }
 
 PscStatus
@@ -200,14 +206,24 @@ psc_core_request_prepared (PscCore *core, uint32_t key_id, PscCoreMissPolicy pol
                            uint32_t flags, PscCoreReadyFn fn, void *context, VkPipeline *out,
                            PscCoreRequestState *state, PscCoreError *err)
 {
-  return request_prepared (core, key_id, policy, flags, fn, context, out, state, err);
+  if (!psc_core_check_thread (core, err))
+    return psc_core_refused (core);
+  if (__builtin_expect (prepared_hit (core, key_id, out), 1))
+    {
+      *state = PSC_CORE_READY;
+      return PSC_STATUS_OK;
+    }
+  return request_prepared_slow (core, key_id, policy, flags, fn, context, out, state, err);
 }
 
 PscStatus
 psc_core_get_prepared (PscCore *core, uint32_t key_id, VkPipeline *out, PscCoreError *err)
 {
-  PscCoreRequestState state;
-  return request_prepared (core, key_id, PSC_CORE_MISS_WAIT, 0, NULL, NULL, out, &state, err);
+  if (!psc_core_check_thread (core, err))
+    return psc_core_refused (core);
+  if (__builtin_expect (prepared_hit (core, key_id, out), 1))
+    return PSC_STATUS_OK;
+  return get_prepared_slow (core, key_id, out, err);
 }
 
 void

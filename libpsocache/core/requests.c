@@ -687,7 +687,7 @@ psc_core_request_key (PscCore *core, PscKind kind, const uint8_t *key, size_t le
  * the hit's frame goes to the dense hit_frame array, so the entry is not
  * touched. Anything else goes on with the probe that missed (one probe per
  * request). */
-static inline PscStatus
+static inline __attribute__((always_inline)) PscStatus
 request_key (PscCore *core, PscKind kind, const uint8_t *key, size_t len,
              PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn, void *context,
              VkPipeline *out, PscCoreRequestState *state, PscCoreError *err)

@@ -425,7 +425,7 @@ psc_core_shader_module_for_id (PscCore *core, uint32_t id, VkShaderModule *modul
 uint32_t
 psc_core_shader_id (PscCore *core, VkShaderModule module)
 {
-  if (!pthread_equal (core->owner, pthread_self ()) || core->closed)
+  if (!pthread_equal (core->owner, pthread_self ()))
     return 0;
   PscStore *s = shader_store (core);
   uint32_t index;

@@ -32,7 +32,7 @@ psc_core_count_rejection (PscCore *core, PscStatus status)
 bool
 psc_core_refuse (PscCore *core, PscCoreError *err)
 {
-  if (!pthread_equal (core->owner, pthread_self ()))
+  if (!core->closed)
     psc_core_fail (err, PSC_STATUS_WRONG_THREAD, "",
                    "called from a thread that does not own the cache (the owner is the thread that created it)");
   else

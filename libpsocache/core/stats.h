@@ -23,7 +23,7 @@ PSC_INTERNAL bool psc_core_refuse (PscCore *core, PscCoreError *err)
 static inline bool
 psc_core_check_thread (PscCore *core, PscCoreError *err)
 {
-  if (__builtin_expect (pthread_equal (core->owner, pthread_self ()) && !core->closed, 1))
+  if (__builtin_expect (pthread_equal (core->owner, pthread_self ()), 1))
     return true;
   return psc_core_refuse (core, err);
 }
@@ -32,7 +32,7 @@ psc_core_check_thread (PscCore *core, PscCoreError *err)
 static inline PscStatus
 psc_core_refused (const PscCore *core)
 {
-  return pthread_equal (core->owner, pthread_self ()) ? PSC_STATUS_CLOSED : PSC_STATUS_WRONG_THREAD;
+  return core->closed ? PSC_STATUS_CLOSED : PSC_STATUS_WRONG_THREAD;
 }
 
 /* Publishes a kind's host bytes (its store, plus the sampler lists for set

@@ -64,6 +64,37 @@ psc_table_free (PscTable *t)
   free (t);
 }
 
+const PscTableItem *
+psc_table_probe_on (const PscTable *t, uint64_t hash, const void *key, size_t len,
+                    PscProbe *miss)
+{
+  size_t i = (size_t) hash & t->mask;
+  uint32_t tomb = UINT32_MAX, same = 0;
+  for (;;)
+    {
+      const PscTableItem *s = &t->slots[i];
+      if (s->hash == hash && s->key_len == len && memcmp (s->key, key, len) == 0)
+        return s;
+      if (s->key == NULL)
+        {
+          if (miss != NULL)
+            {
+              miss->insert = tomb != UINT32_MAX ? tomb : (uint32_t) i;
+              miss->same_hash = same;
+            }
+          return NULL;
+        }
+      if (s->key_len == 0)
+        {
+          if (tomb == UINT32_MAX)
+            tomb = (uint32_t) i;
+        }
+      else if (s->hash == hash)
+        same++;
+      i = (i + 1) & t->mask;
+    }
+}
+
 void
 psc_table_set_moved (PscTable *t, PscTableMovedFn fn, void *ctx)
 {

@@ -62,36 +62,22 @@ PSC_INTERNAL PscTable *psc_table_new (void);
 PSC_INTERNAL void psc_table_free (PscTable *t);
 PSC_INTERNAL void psc_table_set_moved (PscTable *t, PscTableMovedFn fn, void *ctx);
 
-/* The item holding key, or NULL; on NULL, *miss (if not NULL) is filled. */
+/* The rest of a probe whose home slot did not hold the key (table.c). */
+PSC_INTERNAL const PscTableItem *psc_table_probe_on (const PscTable *t, uint64_t hash,
+                                                     const void *key, size_t len,
+                                                     PscProbe *miss);
+
+/* The item holding key, or NULL; on NULL, *miss (if not NULL) is filled.
+ * Most hits find their key in its home slot: that check is inline, the
+ * rest of the probe (later slots, and what a miss learns) is not. */
 static inline const PscTableItem *
 psc_table_probe (const PscTable *t, uint64_t hash, const void *key, size_t len, PscProbe *miss)
 {
-  size_t i = (size_t) hash & t->mask;
-  uint32_t tomb = UINT32_MAX, same = 0;
-  for (;;)
-    {
-      const PscTableItem *s = &t->slots[i];
-      /* Empty slots and tombstones have key_len 0, and no key is empty. */
-      if (s->hash == hash && s->key_len == len && memcmp (s->key, key, len) == 0)
-        return s;
-      if (s->key == NULL)
-        {
-          if (miss != NULL)
-            {
-              miss->insert = tomb != UINT32_MAX ? tomb : (uint32_t) i;
-              miss->same_hash = same;
-            }
-          return NULL;
-        }
-      if (s->key_len == 0)
-        {
-          if (tomb == UINT32_MAX)
-            tomb = (uint32_t) i;
-        }
-      else if (s->hash == hash)
-        same++;
-      i = (i + 1) & t->mask;
-    }
+  /* Empty slots and tombstones have key_len 0, and no key is empty. */
+  const PscTableItem *s = &t->slots[(size_t) hash & t->mask];
+  if (__builtin_expect (s->hash == hash && s->key_len == len, 1) && memcmp (s->key, key, len) == 0)
+    return s;
+  return psc_table_probe_on (t, hash, key, len, miss);
 }
 
 static inline const PscTableItem *
