@@ -137,7 +137,13 @@ dispatch (PscCore *core, bool call)
       if (!call)
         continue;
       psc_stat_add (&core->stats.waiters_served, 1);
-      fn (context, list[i].pipeline, list[i].result);
+      /* A callback before this one may have closed the cache: the pipeline
+       * it would hand out is destroyed, so this waiter learns of the close
+       * instead. */
+      if (core->closed)
+        fn (context, VK_NULL_HANDLE, VK_INCOMPLETE);
+      else
+        fn (context, list[i].pipeline, list[i].result);
     }
 }
 
