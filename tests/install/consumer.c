@@ -1,7 +1,9 @@
-/* consumer.c: a program outside the tree, built against the installed
- * libpsocache-1 with nothing but `pkg-config --cflags --libs psocache-1`.
+/* consumer.c: a program outside the tree, built against libpsocache-1 as an
+ * application would: by the install test with nothing but `pkg-config
+ * --cflags --libs psocache-1`, by the subproject test through meson.
  *
- * usage: consumer INSTALLED-LIBDIR SHADER.spv
+ * usage: consumer LIBDIR SHADER.spv  (LIBDIR: where the library under test
+ * must be loaded from: the DESTDIR install, or a subproject build)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -79,7 +81,8 @@ main (int    argc,
   CHECK (psc_get_minor_version () == PSC_MINOR_VERSION);
   CHECK (psc_get_micro_version () == PSC_MICRO_VERSION);
 
-  /* ...and it is the installed copy, not the build tree's. */
+  /* ...and it is the copy under test (installed, or the subproject's), not
+   * another one found first. */
   CHECK (dladdr ((void *) psc_cache_new, &dli) != 0 && dli.dli_fname != NULL);
   if (strncmp (dli.dli_fname, argv[1], strlen (argv[1])) != 0)
     {
@@ -160,6 +163,6 @@ main (int    argc,
 
   g_clear_object (&cache);
   CHECK (psc_device_get_validation_error_count (device) == 0);
-  printf ("# ok: compute pipeline from the installed libpsocache-1 %s\n", PSC_VERSION_S);
+  printf ("# ok: compute pipeline from libpsocache-1 %s in %s\n", PSC_VERSION_S, argv[1]);
   return 0;
 }
