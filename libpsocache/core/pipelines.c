@@ -8,7 +8,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "core-private.h"
-#include "keys.h"
+#include "encode-graphics.h"
 #include "table-map.h"
 
 #define XXH_INLINE_ALL

@@ -19,6 +19,7 @@
 
 #include "psc-core.h"
 #include "keys.h"
+#include "encode-graphics.h"
 
 /* ===========================================================================
  * Padding, at compile time.
