@@ -229,9 +229,26 @@ fast_vertex_input (const VkPipelineVertexInputStateCreateInfo *vi, bool dynamic_
   return o;
 }
 
-/* One stage for the fast path, written at o: the same record encode_stage
+/* True if a map entry (in constant-ID order, through order[]) gives a
+ * constant the shader declares (spec, sorted by ID) another size: one
+ * merge walk of the two sorted lists. */
+static inline bool
+spec_sizes_differ (const PscSpecConstant *spec, uint32_t spec_count,
+                   const VkSpecializationMapEntry *map, const uint8_t *order, uint32_t n)
+{
+  uint32_t cursor = 0, bad = 0;
+  for (uint32_t j = 0; j < n; j++)
+    {
+      const VkSpecializationMapEntry *e = &map[order[j]];
+      const uint32_t declared = psc_spec_declared_size (spec, spec_count, &cursor, e->constantID);
+      bad |= declared != 0 && declared != e->size;
+    }
+  return bad != 0;
+}
+
+/* One stage for the fast path, written at o: the same record psc_encode_stage
  * writes. Returns the end of the record, or NULL to decline (anything
- * wrong: encode_stage reports it). */
+ * wrong: psc_encode_stage reports it). */
 static __attribute__((noinline)) uint8_t *
 fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscResolver *r,
             uint8_t *o)
@@ -247,6 +264,8 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
   if (PSC_UNLIKELY (!psc_resolve_shader (r, s->module, &info)))
     return NULL;
   const uint32_t shader_id = info.id, generation = info.generation;
+  const PscSpecConstant *const spec = info.spec;
+  const uint32_t spec_count = info.spec_count;
   /* The entry point: "main" (nearly every shader's) is matched byte by byte
    * (a wider load could read past a shorter string's end) and stored as one
    * word; any other name is measured and copied. */
@@ -305,6 +324,8 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
       order[1] = a < b;
     }
   else if (PSC_UNLIKELY (!sort_by_number (order, &map[0].constantID, sizeof *map, n)))
+    return NULL;
+  if (spec_count != 0 && PSC_UNLIKELY (spec_sizes_differ (spec, spec_count, map, order, n)))
     return NULL;
   uint8_t *values = o + n * sizeof (PscKeySpecEntry);
   const uint8_t *data = si->pData;

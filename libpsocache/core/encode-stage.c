@@ -87,11 +87,98 @@ spec_entry_fail (const VkSpecializationInfo *si, bool compute, uint32_t index, P
   return psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: no failing map entry");
 }
 
-PscStatus
-psc_encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, bool compute,
-              uint32_t index, const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
+/* The first map entry, in index order, whose size differs from the size
+ * of the constant the shader declares under its ID (cold). */
+static PSC_COLD PscStatus
+spec_size_fail (const VkSpecializationInfo *si, const PscShaderInfo *info, bool compute,
+                uint32_t index, PscCoreError *err)
+{
+  char detail[128];
+  for (uint32_t j = 0; j < si->mapEntryCount; j++)
+    {
+      const VkSpecializationMapEntry *e = &si->pMapEntries[j];
+      uint32_t cursor = 0;
+      const uint32_t declared = psc_spec_declared_size (info->spec, info->spec_count, &cursor,
+                                                        e->constantID);
+      if (declared != 0 && declared != e->size)
+        {
+          snprintf (detail, sizeof detail,
+                    "%zu does not match the %u-byte specialization constant %u the shader "
+                    "declares", e->size, declared, e->constantID);
+          return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, ".size", j,
+                                  detail);
+        }
+    }
+  return psc_core_fail (err, PSC_STATUS_FAILED, "", "internal error: no mismatched map entry");
+}
+
+/* Validates a stage's map entries and sorts them by constant ID into
+ * sorted[] (each is constantID << 8 | index, insertion-sorted as it is
+ * read: a stable order, so a duplicate is reported at its later index).
+ * Checks, in this order: the entry count, pMapEntries, each entry's size
+ * and range, pData, duplicate IDs, and each size against the constant the
+ * shader declares under that ID (IDs it does not declare are accepted, as
+ * Vulkan allows). */
+static PscStatus
+sort_map_entries (const VkSpecializationInfo *si, const PscShaderInfo *info, bool compute,
+                  uint32_t index, uint64_t *sorted, size_t *value_bytes, PscCoreError *err)
 {
   char pre[32], detail[96];
+  const uint32_t n = si->mapEntryCount;
+  if (PSC_UNLIKELY (n > PSC_MAX_SPEC_CONSTANTS))
+    return psc_fail_capacity (err, n, PSC_MAX_SPEC_CONSTANTS,
+                              "%s.pSpecializationInfo->mapEntryCount",
+                              stage_prefix (pre, sizeof pre, compute, index));
+  const VkSpecializationMapEntry *map = si->pMapEntries;
+  if (PSC_UNLIKELY (map == NULL))
+    return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pMapEntries",
+                            UINT32_MAX, "NULL with mapEntryCount > 0");
+  const size_t data_size = si->dataSize;
+  size_t bytes = 0;
+  for (uint32_t j = 0; j < n; j++)
+    {
+      const size_t size = map[j].size;
+      if (PSC_UNLIKELY (size > PSC_MAX_SPEC_VALUE_BYTES
+                        || (uint64_t) map[j].offset + size > data_size))
+        return spec_entry_fail (si, compute, index, err);
+      bytes += size;
+      const uint64_t v = (uint64_t) map[j].constantID << 8 | j;
+      uint32_t i = j;
+      while (i > 0 && sorted[i - 1] > v)
+        {
+          sorted[i] = sorted[i - 1];
+          i--;
+        }
+      sorted[i] = v;
+    }
+  if (PSC_UNLIKELY (bytes > 0 && si->pData == NULL))
+    return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pData",
+                            UINT32_MAX, "NULL with non-empty map entries");
+  uint32_t cursor = 0;
+  bool mismatch = false;
+  for (uint32_t j = 0; j < n; j++)
+    {
+      const uint32_t id = (uint32_t) (sorted[j] >> 8);
+      if (PSC_UNLIKELY (j > 0 && id == (uint32_t) (sorted[j - 1] >> 8)))
+        {
+          snprintf (detail, sizeof detail, "constant ID %u appears twice", id);
+          return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index,
+                                  ".constantID", (uint32_t) (sorted[j] & 0xff), detail);
+        }
+      const uint32_t declared = psc_spec_declared_size (info->spec, info->spec_count, &cursor, id);
+      mismatch |= declared != 0 && declared != map[sorted[j] & 0xff].size;
+    }
+  if (PSC_UNLIKELY (mismatch))
+    return spec_size_fail (si, info, compute, index, err);
+  *value_bytes = bytes;
+  return PSC_STATUS_OK;
+}
+
+PscStatus
+psc_encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, bool compute,
+                  uint32_t index, const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
+{
+  char pre[32];
 
   if (PSC_UNLIKELY (s->sType != VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
                     || s->pNext != NULL
@@ -116,51 +203,15 @@ psc_encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, bool 
     return psc_fail_capacity (err, strlen (name), PSC_MAX_ENTRY_NAME, "%s.pName",
                               stage_prefix (pre, sizeof pre, compute, index));
 
-  /* Map entries sorted by constant ID: each is (constantID << 8 | index),
-   * insertion-sorted as it is read (a stable order: equal IDs keep their
-   * index order, so a duplicate is reported at its later index). */
   const VkSpecializationInfo *si = s->pSpecializationInfo;
   const uint32_t n = si ? si->mapEntryCount : 0;
   uint64_t sorted[PSC_MAX_SPEC_CONSTANTS];
   size_t value_bytes = 0;
   if (n)
     {
-      if (PSC_UNLIKELY (n > PSC_MAX_SPEC_CONSTANTS))
-        return psc_fail_capacity (err, n, PSC_MAX_SPEC_CONSTANTS,
-                                  "%s.pSpecializationInfo->mapEntryCount",
-                                  stage_prefix (pre, sizeof pre, compute, index));
-      const VkSpecializationMapEntry *map = si->pMapEntries;
-      if (PSC_UNLIKELY (map == NULL))
-        return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pMapEntries",
-                                UINT32_MAX, "NULL with mapEntryCount > 0");
-      const size_t data_size = si->dataSize;
-      for (uint32_t j = 0; j < n; j++)
-        {
-          const size_t size = map[j].size;
-          if (PSC_UNLIKELY (size > PSC_MAX_SPEC_VALUE_BYTES
-                            || (uint64_t) map[j].offset + size > data_size))
-            return spec_entry_fail (si, compute, index, err);
-          value_bytes += size;
-          const uint64_t v = (uint64_t) map[j].constantID << 8 | j;
-          uint32_t i = j;
-          while (i > 0 && sorted[i - 1] > v)
-            {
-              sorted[i] = sorted[i - 1];
-              i--;
-            }
-          sorted[i] = v;
-        }
-      if (PSC_UNLIKELY (value_bytes > 0 && si->pData == NULL))
-        return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index, "pData",
-                                UINT32_MAX, "NULL with non-empty map entries");
-      for (uint32_t j = 1; j < n; j++)
-        if (PSC_UNLIKELY ((sorted[j] >> 8) == (sorted[j - 1] >> 8)))
-          {
-            snprintf (detail, sizeof detail, "constant ID %u appears twice",
-                      (unsigned) (sorted[j] >> 8));
-            return stage_fail_spec (err, PSC_STATUS_INVALID_ARGUMENT, compute, index,
-                                    ".constantID", (uint32_t) (sorted[j] & 0xff), detail);
-          }
+      PscStatus st = sort_map_entries (si, &info, compute, index, sorted, &value_bytes, err);
+      if (PSC_UNLIKELY (st != PSC_STATUS_OK))
+        return st;
     }
 
   k.stage = stage;

@@ -15,7 +15,11 @@
 
 /* Validates stage `s` (index `index` of pStages, or the compute stage when
  * `compute`; the field paths say "pStages[i]" or "stage") and appends its
- * record. `stage` is its PscStage, already validated by the caller. On
+ * record. `stage` is its PscStage, already validated by the caller. Each
+ * map entry whose constant ID the shader declares (PscShaderInfo.spec) must
+ * give that constant's size (INVALID_ARGUMENT "...pMapEntries[j].size: 8
+ * does not match the 4-byte specialization constant 3 the shader
+ * declares"); entries for IDs it does not declare are accepted. On
  * failure: the status, err names the field, w's contents are unspecified.
  * Owner thread of the resolver. */
 PSC_INTERNAL PscStatus psc_encode_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage,
@@ -36,6 +40,22 @@ PSC_INTERNAL bool psc_decode_stage (PscKeyReader *rd, const PscResolver *r,
  * offset (from `base`) of its generation field. False if malformed. */
 PSC_INTERNAL bool psc_skip_stage (PscKeyReader *rd, PscKeyStage *k, size_t *gen_offset,
                                   const uint8_t *base);
+
+/* The size a shader declares for specialization constant `id` (its table
+ * `spec` of `count` entries sorted by constant_id, PscShaderInfo), or 0 if
+ * it declares no such constant. Called for increasing ids, *cursor (0 at
+ * the first call) carries the walk from one call to the next: a stage's
+ * sorted map entries and the shader's table are merged in one pass. */
+static inline uint32_t
+psc_spec_declared_size (const PscSpecConstant *spec, uint32_t count, uint32_t *cursor,
+                        uint32_t id)
+{
+  uint32_t k = *cursor;
+  while (k < count && spec[k].constant_id < id)
+    k++;
+  *cursor = k;
+  return k < count && spec[k].constant_id == id ? spec[k].size : 0;
+}
 
 /* Copies n <= 64 bytes with a few overlapping loads and stores (the
  * entry-point names and specialization values of a key are short; a

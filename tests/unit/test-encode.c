@@ -226,6 +226,9 @@ typedef struct {
   bool alive;
   uint32_t subpass_count;
   uint32_t samples[PSC_MAX_SUBPASSES];
+  /* Shaders: the specialization constants the shader declares. */
+  const PscSpecConstant *spec;
+  uint32_t spec_count;
 } FakeObject;
 
 typedef struct {
@@ -292,6 +295,15 @@ fake_register (int kind, uint32_t id, uint32_t generation)
 }
 
 static void
+fake_set_spec (VkShaderModule module, const PscSpecConstant *spec, uint32_t count)
+{
+  FakeObject *o = fake_find (fake, FK_SHADER, (uint64_t) (uintptr_t) module);
+  g_assert_nonnull (o);
+  o->spec = spec;
+  o->spec_count = count;
+}
+
+static void
 fake_forget (int kind, uint64_t handle)
 {
   FakeObject *o = fake_find (fake, kind, handle);
@@ -307,8 +319,8 @@ r_shader (void *ctx, VkShaderModule module, PscShaderInfo *info)
     return false;
   info->id = o->id;
   info->generation = o->generation;
-  info->spec = NULL;
-  info->spec_count = 0;
+  info->spec = o->spec;
+  info->spec_count = o->spec_count;
   return true;
 }
 
@@ -3228,6 +3240,155 @@ test_reject_graphics_values (void)
   g_free (g);
 }
 
+/* Map entries against the constants the shader declares (the fake vertex
+ * shader: u32 0, bool 5, u64 7; the compute shader: 32-bit 1 and 2):
+ * a declared constant's entry must give its size (a bool's is a VkBool32:
+ * 4 bytes), an entry for an undeclared ID is accepted. Both graphics
+ * encoders (check_fast_path runs inside assert_rejects and key_of: the fast
+ * path must decline where the complete encoder reports) and compute. */
+#define SIZE_MISMATCH "%u does not match the %u-byte specialization constant %u the shader declares"
+
+/* The graphics fixture in the fast path's shape (no stencil test), so that
+ * check_fast_path compares both encoders on every input below. */
+static Gfx *
+spec_gfx (Gfx *g, PscRenderingMode mode)
+{
+  gfx_fill (g, mode);
+  g->depth_stencil.stencilTestEnable = VK_FALSE;
+  return g;
+}
+
+static void
+test_spec_declared (void)
+{
+  Gfx *g = spec_gfx (gfx_new (PSC_RENDERING_DYNAMIC), PSC_RENDERING_DYNAMIC);
+  const char *const P0 = "pStages[0].pSpecializationInfo->pMapEntries[0].size";
+  const char *const P1 = "pStages[0].pSpecializationInfo->pMapEntries[1].size";
+
+  /* The fixture agrees with the declarations: accepted by both encoders. */
+  {
+    uint8_t buf[PSC_MAX_KEY_BYTES];
+    PscKeyWriter w = { buf, 0, sizeof buf };
+    g_assert_cmpint (psc_encode_graphics_fast (&g->ci, PSC_RENDERING_DYNAMIC, &fake->resolver, &w),
+                     ==, PSC_STATUS_OK);
+  }
+  for (int mode = 0; mode < 2; mode++)
+    {
+      const Kind kind = mode ? KL : KD;
+      spec_gfx (g, mode ? PSC_RENDERING_LEGACY : PSC_RENDERING_DYNAMIC);
+      g->map[0][0].size = 8;                       /* u32 0 given 8 bytes */
+      assert_rejects (kind, g, INVALID, P0, SIZE_MISMATCH, 8, 4, 0);
+      spec_gfx (g, mode ? PSC_RENDERING_LEGACY : PSC_RENDERING_DYNAMIC);
+      g->map[0][1].size = 4;                       /* u64 7 given 4 bytes */
+      assert_rejects (kind, g, INVALID, P1, SIZE_MISMATCH, 4, 8, 7);
+      g->map[0][1].size = 0;
+      assert_rejects (kind, g, INVALID, P1, SIZE_MISMATCH, 0, 8, 7);
+    }
+
+  /* The first mismatched entry in the caller's order is named (here the
+   * entry of the higher ID), and the vertex stage given second is
+   * pStages[1]. */
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  set_map (&g->map[0][0], 7, 0, 4);
+  set_map (&g->map[0][1], 0, 4, 8);
+  assert_rejects (KD, g, INVALID, P0, SIZE_MISMATCH, 4, 8, 7);
+  VkPipelineShaderStageCreateInfo t = g->stages[0];
+  g->stages[0] = g->stages[1];
+  g->stages[1] = t;
+  assert_rejects (KD, g, INVALID, "pStages[1].pSpecializationInfo->pMapEntries[0].size",
+                  SIZE_MISMATCH, 4, 8, 7);
+
+  /* A boolean constant takes a VkBool32. */
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  set_map (&g->map[0][2], 5, 0, 4);
+  g->spec[0].mapEntryCount = 3;
+  GBytes *with_bool = key_of (KD, g);
+  g->map[0][2].size = 1;
+  assert_rejects (KD, g, INVALID, "pStages[0].pSpecializationInfo->pMapEntries[2].size",
+                  SIZE_MISMATCH, 1, 4, 5);
+  g_bytes_unref (with_bool);
+
+  /* Earlier checks come first: a repeated ID, a range or a capacity. */
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  set_map (&g->map[0][0], 7, 0, 4);
+  set_map (&g->map[0][1], 0, 4, 4);
+  set_map (&g->map[0][2], 7, 4, 8);
+  g->spec[0].mapEntryCount = 3;
+  assert_rejects (KD, g, INVALID, "pStages[0].pSpecializationInfo->pMapEntries[2].constantID",
+                  "constant ID 7 appears twice");
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  set_map (&g->map[0][0], 0, 8, 8);
+  assert_rejects (KD, g, INVALID, "pStages[0].pSpecializationInfo->pMapEntries[0]",
+                  "offset 8 + size 8 > dataSize 12");
+
+  /* IDs the shader does not declare are accepted at any size, by both
+   * encoders, and still enter the key. */
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  GBytes *base = key_of (KD, g);
+  set_map (&g->map[0][2], 3, 0, 8);
+  set_map (&g->map[0][3], 200, 4, 1);
+  g->spec[0].mapEntryCount = 4;
+  {
+    uint8_t buf[PSC_MAX_KEY_BYTES];
+    PscKeyWriter w = { buf, 0, sizeof buf };
+    g_assert_cmpint (psc_encode_graphics_fast (&g->ci, PSC_RENDERING_DYNAMIC, &fake->resolver, &w),
+                     ==, PSC_STATUS_OK);
+  }
+  GBytes *extra = key_of (KD, g);
+  assert_different_key (base, extra);
+  /* ... and so is a stage whose shader declares nothing (the fragment
+   * shader: its constant 3 may be 8 bytes). */
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  g->map[1][0].size = 8;
+  g->spec[1].dataSize = 8;
+  g_bytes_unref (key_of (KD, g));
+
+  /* The fast path declines each mismatch itself (not only through the
+   * complete encoder's report), with and without the resolver's memo. */
+  static uint32_t epoch = 1;
+  static PscResolverMemo memo;
+  memset (&memo, 0, sizeof memo);
+  memo.epoch = &epoch;
+  PscResolver with_memo = fake->resolver;
+  with_memo.memo = &memo;
+  for (int round = 0; round < 3; round++)
+    {
+      spec_gfx (g, PSC_RENDERING_DYNAMIC);
+      g->map[0][0].size = 8;
+      uint8_t buf[PSC_MAX_KEY_BYTES];
+      PscKeyWriter w = { buf, 0, sizeof buf };
+      g_assert_cmpint (psc_encode_graphics_fast (&g->ci, PSC_RENDERING_DYNAMIC,
+                                                 round ? &with_memo : &fake->resolver, &w),
+                       ==, PSC_STATUS_DECLINED);
+    }
+
+  /* Compute: the same rule, named "stage". */
+  ComputeFx *c = fixture_new (sizeof *c, 0);
+  compute_fill (c);
+  g_bytes_unref (key_of (KIND_COMPUTE, c));
+  c->map[0].size = 8;
+  assert_rejects (KIND_COMPUTE, c, INVALID, "stage.pSpecializationInfo->pMapEntries[0].size",
+                  SIZE_MISMATCH, 8, 4, 1);
+  compute_fill (c);
+  c->map[1].size = 2;
+  assert_rejects (KIND_COMPUTE, c, INVALID, "stage.pSpecializationInfo->pMapEntries[1].size",
+                  SIZE_MISMATCH, 2, 4, 2);
+  compute_fill (c);
+  set_map (&c->map[2], 9, 0, 8);
+  c->spec.mapEntryCount = 3;
+  g_bytes_unref (key_of (KIND_COMPUTE, c));
+  /* A compute shader that declares nothing takes any size. */
+  compute_fill (c);
+  c->ci.stage.module = hd.cs2;
+  c->map[0].size = 8;
+  g_bytes_unref (key_of (KIND_COMPUTE, c));
+
+  g_bytes_unref (base);
+  g_bytes_unref (extra);
+  g_free (c);
+  g_free (g);
+}
+
 /* ===========================================================================
  * Compute.
  */
@@ -4252,6 +4413,17 @@ setup_fake (void)
   hd.cs = H (VkShaderModule, fake_register (FK_SHADER, 20, 1));
   hd.cs_gen2 = H (VkShaderModule, fake_register (FK_SHADER, 20, 2));
   hd.cs2 = H (VkShaderModule, fake_register (FK_SHADER, 21, 1));
+  /* What the shaders declare (the fixtures' map entries agree): the vertex
+   * shader a u32 (0), a bool (5) and a u64 (7); the compute shader two
+   * 32-bit constants (1, 2); the fragment shader and the others declare
+   * none, so any entry is accepted there. */
+  static const PscSpecConstant vs_spec[] = { { 0, 4 }, { 5, 4 }, { 7, 8 } };
+  static const PscSpecConstant cs_spec[] = { { 1, 4 }, { 2, 4 } };
+  const VkShaderModule with_vs_spec[] = { hd.vs, hd.vs_alias, hd.vs_gen2 };
+  for (unsigned i = 0; i < G_N_ELEMENTS (with_vs_spec); i++)
+    fake_set_spec (with_vs_spec[i], vs_spec, G_N_ELEMENTS (vs_spec));
+  fake_set_spec (hd.cs, cs_spec, G_N_ELEMENTS (cs_spec));
+  fake_set_spec (hd.cs_gen2, cs_spec, G_N_ELEMENTS (cs_spec));
   for (uint32_t i = 0; i < 5; i++)
     hd.s[i] = H (VkSampler, fake_register (FK_SAMPLER, 51 + i, 0));
   hd.pl = H (VkPipelineLayout, fake_register (FK_PIPELINE_LAYOUT, 31, 0));
@@ -4418,9 +4590,16 @@ fuzz_mutate (Gfx *g)
       {
         const uint32_t i = (uint32_t) (st - g->stages);
         VkSpecializationMapEntry *e = &g->map[i][fuzz (PSC_MAX_SPEC_CONSTANTS)];
-        switch (fuzz (6))
+        switch (fuzz (8))
           {
           case 0: e->constantID = fuzz (10); break;
+          /* An ID the vertex shader declares (u32 0, bool 5, u64 7), at a
+           * size that may or may not be its own. */
+          case 6: case 7:
+            e = &g->map[0][fuzz (2)];   /* an entry of the vertex stage in use */
+            e->constantID = PICK (0u, 5u, 7u);
+            e->size = PICK ((size_t) 1, (size_t) 4, (size_t) 8);
+            break;
           case 1: e->size = PICK ((size_t) 0, (size_t) 1, (size_t) 4, (size_t) 8, (size_t) 64,
                                   (size_t) 65); break;
           case 2: e->offset = PICK (0u, 4u, 8u, 60u, 1020u, 2000u); break;
@@ -4523,6 +4702,7 @@ test_graphics_fast_path_random (void)
   g_test_message ("fast-path fuzz seed %u", fuzz_state);
   memset (&fast_counts, 0, sizeof fast_counts);
   const unsigned rounds = 6000;
+  unsigned size_mismatches = 0;
   /* The fast path resolves through a memo here (as in the core); the fakes
    * do not change during this test, so one epoch stays valid, and the
    * complete encoder (callbacks only) is the reference. */
@@ -4549,8 +4729,16 @@ test_graphics_fast_path_random (void)
           fuzz_mutate (g);
       uint8_t buf[PSC_MAX_KEY_BYTES];
       PscKeyWriter w = { buf, 0, sizeof buf };
-      PscCoreError err;
+      PscCoreError err = { .status = PSC_STATUS_OK };
       encode_kind (KD, &g->ci, &with_memo, &w, (i & 1) ? &err : NULL);
+      if (!(i & 1))
+        {
+          w.len = 0;
+          psc_encode_graphics_full (&g->ci, PSC_RENDERING_DYNAMIC, &fake->resolver, &w, &err);
+        }
+      if (err.status == PSC_STATUS_INVALID_ARGUMENT
+          && strstr (err.message, "-byte specialization constant") != NULL)
+        size_mismatches++;
       /* The same create info with little room left in the writer. */
       if (i % 16 == 0)
         {
@@ -4558,8 +4746,10 @@ test_graphics_fast_path_random (void)
           encode_kind (KD, &g->ci, &with_memo, &small, &err);
         }
     }
-  g_test_message ("fast path: %u accepted, %u declined", fast_counts.accepted,
-                  fast_counts.declined);
+  g_test_message ("fast path: %u accepted, %u declined; %u map entries of the wrong size "
+                  "for a declared constant", fast_counts.accepted, fast_counts.declined,
+                  size_mismatches);
+  g_assert_cmpuint (size_mismatches, >=, 10);
   g_assert_cmpuint (fast_counts.accepted, >=, rounds / 5);
   g_assert_cmpuint (fast_counts.declined, >=, rounds / 5);
 }
@@ -4600,6 +4790,7 @@ main (int argc, char **argv)
   g_test_add_func ("/encode/graphics/decode-unknown-id", test_decode_unknown_id);
   g_test_add_func ("/encode/graphics/spec-canonical", test_spec_canonical);
   g_test_add_func ("/encode/graphics/spec-limits", test_spec_limits);
+  g_test_add_func ("/encode/spec-declared", test_spec_declared);
   g_test_add_func ("/encode/graphics/dynamic-widens", test_dynamic_widens);
   g_test_add_func ("/encode/graphics/dynamic-normalizes", test_dynamic_normalizes);
   g_test_add_func ("/encode/graphics/static-normalizes", test_static_normalizes);
