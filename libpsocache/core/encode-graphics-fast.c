@@ -232,7 +232,7 @@ fast_vertex_input (const VkPipelineVertexInputStateCreateInfo *vi, bool dynamic_
 /* True if a map entry (in constant-ID order, through order[]) gives a
  * constant the shader declares (spec, sorted by ID) another size: one
  * merge walk of the two sorted lists. */
-static inline bool
+static __attribute__((noinline)) bool
 spec_sizes_differ (const PscSpecConstant *spec, uint32_t spec_count,
                    const VkSpecializationMapEntry *map, const uint8_t *order, uint32_t n)
 {
@@ -244,6 +244,44 @@ spec_sizes_differ (const PscSpecConstant *spec, uint32_t spec_count,
       bad |= declared != 0 && declared != e->size;
     }
   return bad != 0;
+}
+
+_Static_assert (sizeof (PscKeySpecEntry) == 8 && offsetof (PscKeySpecEntry, size) == 4
+                && sizeof (PscSpecConstant) == 8 && offsetof (PscSpecConstant, size) == 4,
+                "put_spec_entries writes and compares {constant_id, size} as one word");
+
+/* Writes a stage's map entries (in ID order, through order[]) at o and
+ * their values after them; returns the end. With `exact` (the shader's
+ * table, as long as the entries), ORs into *diff any ID or size that
+ * differs from exact[j]. Inlined twice, with and without the table, so the
+ * loop without one pays nothing for it. */
+static inline __attribute__((always_inline)) uint8_t *
+put_spec_entries (uint8_t *o, const VkSpecializationMapEntry *map, const uint8_t *order,
+                  uint32_t n, const uint8_t *data, const PscSpecConstant *exact, uint64_t *diff)
+{
+  uint8_t *values = o + n * sizeof (PscKeySpecEntry);
+  for (uint32_t j = 0; j < n; j++)
+    {
+      const VkSpecializationMapEntry *e = &map[order[j]];
+      const uint32_t size = (uint32_t) e->size;
+      /* The record {constant_id, size} as one word (both are u32, in this
+       * order, in PscKeySpecEntry and PscSpecConstant alike). */
+      const uint64_t record = e->constantID | (uint64_t) size << 32;
+      if (exact != NULL)
+        {
+          uint64_t declared;
+          memcpy (&declared, &exact[j], sizeof declared);
+          *diff |= declared ^ record;
+        }
+      memcpy (o, &record, sizeof record);
+      o += sizeof (PscKeySpecEntry);
+      if (size == 4)             /* the common case: a 32-bit constant */
+        memcpy (values, data + e->offset, 4);
+      else
+        psc_copy_small (values, data + e->offset, size);
+      values += size;
+    }
+  return values;
 }
 
 /* One stage for the fast path, written at o: the same record psc_encode_stage
@@ -325,23 +363,20 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
     }
   else if (PSC_UNLIKELY (!sort_by_number (order, &map[0].constantID, sizeof *map, n)))
     return NULL;
-  if (spec_count != 0 && PSC_UNLIKELY (spec_sizes_differ (spec, spec_count, map, order, n)))
+  /* Sizes against the shader's declared constants: in the usual case the
+   * entries name exactly the constants it declares, so entry j (in ID
+   * order) must equal spec[j], which the loop below compares as it writes;
+   * any other shape, or a difference, takes the merge walk. */
+  const PscSpecConstant *exact = spec_count == n ? spec : NULL;
+  if (PSC_UNLIKELY (spec_count != 0 && exact == NULL
+                    && spec_sizes_differ (spec, spec_count, map, order, n)))
     return NULL;
-  uint8_t *values = o + n * sizeof (PscKeySpecEntry);
-  const uint8_t *data = si->pData;
-  for (uint32_t j = 0; j < n; j++)
-    {
-      const VkSpecializationMapEntry *e = &map[order[j]];
-      const uint32_t id = e->constantID, size = (uint32_t) e->size;
-      memcpy (o + offsetof (PscKeySpecEntry, constant_id), &id, 4);
-      memcpy (o + offsetof (PscKeySpecEntry, size), &size, 4);
-      o += sizeof (PscKeySpecEntry);
-      if (size == 4)             /* the common case: a 32-bit constant */
-        memcpy (values, data + e->offset, 4);
-      else
-        psc_copy_small (values, data + e->offset, size);
-      values += size;
-    }
+  uint64_t diff = 0;
+  uint8_t *const values = exact != NULL
+                          ? put_spec_entries (o, map, order, n, si->pData, exact, &diff)
+                          : put_spec_entries (o, map, order, n, si->pData, NULL, &diff);
+  if (PSC_UNLIKELY (diff != 0 && spec_sizes_differ (spec, spec_count, map, order, n)))
+    return NULL;
   return values;
 }
 

@@ -3298,8 +3298,14 @@ test_spec_declared (void)
   assert_rejects (KD, g, INVALID, "pStages[1].pSpecializationInfo->pMapEntries[0].size",
                   SIZE_MISMATCH, 4, 8, 7);
 
-  /* A boolean constant takes a VkBool32. */
+  /* A boolean constant takes a VkBool32 (generation 2 of the vertex
+   * shader declares one; the table is then longer than the entries). */
   spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  g->stages[0].module = hd.vs_gen2;
+  g->map[0][0].size = 8;
+  assert_rejects (KD, g, INVALID, P0, SIZE_MISMATCH, 8, 4, 0);
+  g->map[0][0].size = 4;
+  g_bytes_unref (key_of (KD, g));
   set_map (&g->map[0][2], 5, 0, 4);
   g->spec[0].mapEntryCount = 3;
   GBytes *with_bool = key_of (KD, g);
@@ -3351,14 +3357,27 @@ test_spec_declared (void)
   memo.epoch = &epoch;
   PscResolver with_memo = fake->resolver;
   with_memo.memo = &memo;
-  for (int round = 0; round < 3; round++)
+  for (int round = 0; round < 12; round++)
     {
+      /* Entries exactly the table's (hd.vs), the table longer (hd.vs_gen2),
+       * entries beyond the table (an undeclared ID 3 added); each with one
+       * size wrong. */
       spec_gfx (g, PSC_RENDERING_DYNAMIC);
-      g->map[0][0].size = 8;
+      if ((round / 2) % 3 == 1)
+        g->stages[0].module = hd.vs_gen2;
+      if ((round / 2) % 3 == 2)
+        {
+          set_map (&g->map[0][2], 3, 0, 4);
+          g->spec[0].mapEntryCount = 3;
+        }
+      if (round < 6)
+        g->map[0][0].size = 8;
+      else
+        g->map[0][1].size = 4;
       uint8_t buf[PSC_MAX_KEY_BYTES];
       PscKeyWriter w = { buf, 0, sizeof buf };
       g_assert_cmpint (psc_encode_graphics_fast (&g->ci, PSC_RENDERING_DYNAMIC,
-                                                 round ? &with_memo : &fake->resolver, &w),
+                                                 (round & 1) ? &with_memo : &fake->resolver, &w),
                        ==, PSC_STATUS_DECLINED);
     }
 
@@ -4414,14 +4433,17 @@ setup_fake (void)
   hd.cs_gen2 = H (VkShaderModule, fake_register (FK_SHADER, 20, 2));
   hd.cs2 = H (VkShaderModule, fake_register (FK_SHADER, 21, 1));
   /* What the shaders declare (the fixtures' map entries agree): the vertex
-   * shader a u32 (0), a bool (5) and a u64 (7); the compute shader two
-   * 32-bit constants (1, 2); the fragment shader and the others declare
-   * none, so any entry is accepted there. */
-  static const PscSpecConstant vs_spec[] = { { 0, 4 }, { 5, 4 }, { 7, 8 } };
+   * shader a u32 (0) and a u64 (7), exactly the fixture's entries (the fast
+   * path's usual case); its generation 2 also a bool (5), which the fixture
+   * does not set; the compute shader two 32-bit constants (1, 2); the
+   * fragment shader and the others declare none, so any entry is accepted
+   * there. */
+  static const PscSpecConstant vs_spec[] = { { 0, 4 }, { 7, 8 } };
+  static const PscSpecConstant vs_gen2_spec[] = { { 0, 4 }, { 5, 4 }, { 7, 8 } };
   static const PscSpecConstant cs_spec[] = { { 1, 4 }, { 2, 4 } };
-  const VkShaderModule with_vs_spec[] = { hd.vs, hd.vs_alias, hd.vs_gen2 };
-  for (unsigned i = 0; i < G_N_ELEMENTS (with_vs_spec); i++)
-    fake_set_spec (with_vs_spec[i], vs_spec, G_N_ELEMENTS (vs_spec));
+  fake_set_spec (hd.vs, vs_spec, G_N_ELEMENTS (vs_spec));
+  fake_set_spec (hd.vs_alias, vs_spec, G_N_ELEMENTS (vs_spec));
+  fake_set_spec (hd.vs_gen2, vs_gen2_spec, G_N_ELEMENTS (vs_gen2_spec));
   fake_set_spec (hd.cs, cs_spec, G_N_ELEMENTS (cs_spec));
   fake_set_spec (hd.cs_gen2, cs_spec, G_N_ELEMENTS (cs_spec));
   for (uint32_t i = 0; i < 5; i++)
