@@ -114,11 +114,12 @@ decode_vertex_input (PscKeyReader *rd, const PscKeyGraphicsState *st, PscGraphic
   return true;
 }
 
-/* The stages, which end the key. */
+/* The stages, which end the key; *stage_mask gets 1 << PscStage of each. */
 static bool
 decode_stages (PscKeyReader *rd, const PscKeyGraphics *h, const PscResolver *r,
-               PscGraphicsBuild *b)
+               PscGraphicsBuild *b, uint32_t *stage_mask)
 {
+  *stage_mask = 0;
   for (uint32_t j = 0; j < h->stage_count; j++)
     {
       uint8_t stage;
@@ -126,6 +127,7 @@ decode_stages (PscKeyReader *rd, const PscKeyGraphics *h, const PscResolver *r,
                              b->names[j], &stage)
           || stage == PSC_STAGE_COMPUTE)
         return false;
+      *stage_mask |= 1u << stage;
     }
   if (rd->p != rd->end)
     return false;
@@ -134,8 +136,11 @@ decode_stages (PscKeyReader *rd, const PscKeyGraphics *h, const PscResolver *r,
   return true;
 }
 
+/* Where no line is rasterized the key holds 0 for the line width (it is
+ * not keyed); the create info gets 1.0, the value that is valid without the
+ * wideLines feature. */
 static void
-decode_rasterization (const GraphicsKeyFixed *fx, PscGraphicsBuild *b)
+decode_rasterization (const GraphicsKeyFixed *fx, uint32_t stage_mask, PscGraphicsBuild *b)
 {
   const PscKeyGraphicsState *st = &fx->st;
   VkPipelineRasterizationStateCreateInfo *rs = &b->rasterization;
@@ -149,7 +154,9 @@ decode_rasterization (const GraphicsKeyFixed *fx, PscGraphicsBuild *b)
   rs->depthBiasConstantFactor = psc_bits_float (fx->bias.constant);
   rs->depthBiasClamp = psc_bits_float (fx->bias.clamp);
   rs->depthBiasSlopeFactor = psc_bits_float (fx->bias.slope);
-  rs->lineWidth = psc_bits_float (st->line_width);
+  rs->lineWidth = psc_graphics_rasterizes_lines (stage_mask, st->topology, st->polygon_mode,
+                                                 st->rasterizer_discard)
+                  ? psc_bits_float (st->line_width) : 1.0f;
   b->ci.pRasterizationState = rs;
 }
 
@@ -306,7 +313,8 @@ psc_decode_graphics (const uint8_t *key, size_t len, const PscResolver *r, PscGr
 
   memset (b, 0, sizeof *b);
   VkGraphicsPipelineCreateInfo *ci = &b->ci;
-  if (!decode_vertex_input (&rd, &fx.st, b) || !decode_stages (&rd, h, r, b))
+  uint32_t stage_mask;
+  if (!decode_vertex_input (&rd, &fx.st, b) || !decode_stages (&rd, h, r, b, &stage_mask))
     return NULL;
 
   b->input_assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
@@ -326,7 +334,7 @@ psc_decode_graphics (const uint8_t *key, size_t len, const PscResolver *r, PscGr
       b->viewport.scissorCount = fx.st.scissor_count;
       ci->pViewportState = &b->viewport;
     }
-  decode_rasterization (&fx, b);
+  decode_rasterization (&fx, stage_mask, b);
   if ((h->present & PSC_GFX_HAS_MULTISAMPLE) && !decode_multisample (&fx, b))
     return NULL;
   if (h->present & PSC_GFX_HAS_DEPTH_STENCIL)

@@ -398,11 +398,12 @@ fast_stage (const VkPipelineShaderStageCreateInfo *s, uint8_t stage, const PscRe
     memcpy (sp + offsetof (PscKeyGraphicsState, field), &v_, sizeof v_);         \
   } while (0)
 
-/* Rasterization, input assembly and viewport (counts only) into the state
- * record at sp; a depth-bias record in use is written at *out. */
+/* Rasterization, input assembly, the line width and the viewport (counts
+ * only) into the state record at sp; a depth-bias record in use is written
+ * at *out. */
 static inline bool
-fast_raster_assembly (const VkGraphicsPipelineCreateInfo *ci, uint64_t dyn, uint8_t *sp,
-                      uint8_t **out, uint16_t *present_io)
+fast_raster_assembly (const VkGraphicsPipelineCreateInfo *ci, uint64_t dyn, uint32_t stage_mask,
+                      uint8_t *sp, uint8_t **out, uint16_t *present_io)
 {
   uint8_t *o = *out;
   uint16_t present = *present_io;
@@ -410,9 +411,10 @@ fast_raster_assembly (const VkGraphicsPipelineCreateInfo *ci, uint64_t dyn, uint
   /* Rasterization. */
   const VkPipelineRasterizationStateCreateInfo *rs = ci->pRasterizationState;
   REFUSE_IF (BAD_HEADER (rs, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO)
-              || (!(dyn & DYN (RASTERIZER_DISCARD_ENABLE)) && rs->rasterizerDiscardEnable)
-              || !psc_enum_polygon_mode (rs->polygonMode, &e8));
-  ST (polygon_mode, e8);
+             || (!(dyn & DYN (RASTERIZER_DISCARD_ENABLE)) && rs->rasterizerDiscardEnable)
+             || !psc_enum_polygon_mode (rs->polygonMode, &e8));
+  const uint8_t polygon_mode = e8;
+  ST (polygon_mode, polygon_mode);
   ST (depth_clamp, rs->depthClampEnable != VK_FALSE);
   if (!(dyn & DYN (CULL_MODE)))
     {
@@ -430,8 +432,8 @@ fast_raster_assembly (const VkGraphicsPipelineCreateInfo *ci, uint64_t dyn, uint
     {
       uint32_t c, cl, sl;
       REFUSE_IF (!psc_float_bits (rs->depthBiasConstantFactor, &c)
-                  || !psc_float_bits (rs->depthBiasClamp, &cl)
-                  || !psc_float_bits (rs->depthBiasSlopeFactor, &sl));
+                 || !psc_float_bits (rs->depthBiasClamp, &cl)
+                 || !psc_float_bits (rs->depthBiasSlopeFactor, &sl));
       if (c | cl | sl)
         {
           /* The depth-bias record follows the state record. */
@@ -442,19 +444,24 @@ fast_raster_assembly (const VkGraphicsPipelineCreateInfo *ci, uint64_t dyn, uint
           present |= PSC_GFX_HAS_DEPTH_BIAS;
         }
     }
-  if (!(dyn & DYN (LINE_WIDTH)))
+
+  /* Input assembly. */
+  const VkPipelineInputAssemblyStateCreateInfo *ia = ci->pInputAssemblyState;
+  REFUSE_IF (BAD_HEADER (ia, VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO)
+             || !psc_enum_topology (ia->topology, &e8));
+  ST (topology, (dyn & DYN (PRIMITIVE_TOPOLOGY)) ? psc_topology_class (e8) : e8);
+  ST (primitive_restart, !(dyn & DYN (PRIMITIVE_RESTART_ENABLE)) && ia->primitiveRestartEnable);
+
+  /* The line width, where lines are rasterized (a line topology is one of
+   * the line class: the raw topology answers for a dynamic one too; the
+   * fast path has no static discard). */
+  if (!(dyn & DYN (LINE_WIDTH))
+      && psc_graphics_rasterizes_lines (stage_mask, e8, polygon_mode, false))
     {
       uint32_t lw;
       REFUSE_IF (!psc_float_bits (rs->lineWidth, &lw));
       ST (line_width, lw);
     }
-
-  /* Input assembly. */
-  const VkPipelineInputAssemblyStateCreateInfo *ia = ci->pInputAssemblyState;
-  REFUSE_IF (BAD_HEADER (ia, VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO)
-              || !psc_enum_topology (ia->topology, &e8));
-  ST (topology, (dyn & DYN (PRIMITIVE_TOPOLOGY)) ? psc_topology_class (e8) : e8);
-  ST (primitive_restart, !(dyn & DYN (PRIMITIVE_RESTART_ENABLE)) && ia->primitiveRestartEnable);
 
   /* Viewport: counts only. */
   const VkPipelineViewportStateCreateInfo *vp = ci->pViewportState;
@@ -491,8 +498,8 @@ fast_samples_blend (const VkGraphicsPipelineCreateInfo *ci, uint64_t dyn, uint32
   const VkPipelineMultisampleStateCreateInfo *ms = ci->pMultisampleState;
   uint8_t samples;
   REFUSE_IF (BAD_HEADER (ms, VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO)
-              || !psc_enum_samples (ms->rasterizationSamples, &samples)
-              || ms->sampleShadingEnable);
+             || !psc_enum_samples (ms->rasterizationSamples, &samples)
+             || ms->sampleShadingEnable);
   ST (samples, samples);
   if (ms->pSampleMask != NULL)
     {
@@ -533,8 +540,8 @@ fast_samples_blend (const VkGraphicsPipelineCreateInfo *ci, uint64_t dyn, uint32
       const bool bounds_test = !(dyn & DYN (DEPTH_BOUNDS_TEST_ENABLE)) && dss->depthBoundsTestEnable;
       ST (depth_bounds_test, bounds_test);
       REFUSE_IF (((bounds_test || (dyn & DYN (DEPTH_BOUNDS_TEST_ENABLE)))
-                   && !(dyn & DYN (DEPTH_BOUNDS)))
-                  || dss->stencilTestEnable || (dyn & DYN (STENCIL_TEST_ENABLE)));
+                  && !(dyn & DYN (DEPTH_BOUNDS)))
+                 || dss->stencilTestEnable || (dyn & DYN (STENCIL_TEST_ENABLE)));
       present |= PSC_GFX_HAS_DEPTH_STENCIL;
     }
 
@@ -543,10 +550,10 @@ fast_samples_blend (const VkGraphicsPipelineCreateInfo *ci, uint64_t dyn, uint32
     {
       const VkPipelineColorBlendStateCreateInfo *cb = ci->pColorBlendState;
       REFUSE_IF (BAD_HEADER (cb, VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO)
-                  || cb->attachmentCount != color_count || cb->logicOpEnable
-                  || cb->pAttachments == NULL);
+                 || cb->attachmentCount != color_count || cb->logicOpEnable
+                 || cb->pAttachments == NULL);
       REFUSE_IF (!fast_blend (cb->pAttachments, color_count, (dyn & DYN (BLEND_CONSTANTS)) != 0,
-                               o));
+                              o));
       o += color_count * sizeof (PscKeyBlendAttachment);
       ST (blend_count, (uint8_t) color_count);
       present |= PSC_GFX_HAS_COLOR_BLEND;
@@ -558,8 +565,8 @@ fast_samples_blend (const VkGraphicsPipelineCreateInfo *ci, uint64_t dyn, uint32
   const uint32_t nb = vi->vertexBindingDescriptionCount;
   const uint32_t na = vi->vertexAttributeDescriptionCount;
   REFUSE_IF (nb > PSC_MAX_VERTEX_BINDINGS || na > PSC_MAX_VERTEX_ATTRIBUTES
-              || (nb && vi->pVertexBindingDescriptions == NULL)
-              || (na && vi->pVertexAttributeDescriptions == NULL));
+             || (nb && vi->pVertexBindingDescriptions == NULL)
+             || (na && vi->pVertexAttributeDescriptions == NULL));
   ST (binding_count, (uint8_t) nb);
   ST (attribute_count, (uint8_t) na);
   *out = o;
@@ -656,7 +663,7 @@ psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
   uint8_t *const sp = o;
   zero_state_record (sp);
   o += sizeof (PscKeyGraphicsState);
-  DECLINE_IF (!fast_raster_assembly (ci, dyn, sp, &o, &present)
+  DECLINE_IF (!fast_raster_assembly (ci, dyn, seen, sp, &o, &present)
               || !fast_samples_blend (ci, dyn, df, sf, color_count, sp, &o, &present));
   /* The header, in place, written before the vertex input and stage records
    * so its stores have drained by the time the hash reads the key. */

@@ -12,9 +12,11 @@
  *    compare op / write enable without the depth test, stencil state without
  *    the stencil test, depth bounds without the bounds test, depth-bias
  *    constants without depth bias, min sample shading without sample
- *    shading, the logic op without logic op enable, and all viewport,
- *    multisample, depth/stencil and blend state when rasterization is
- *    statically discarded. A dynamic topology keeps its topology class.
+ *    shading, the logic op without logic op enable, the line width where
+ *    no line is rasterized (psc_graphics_rasterizes_lines), and all
+ *    viewport, multisample, depth/stencil and blend state when
+ *    rasterization is statically discarded. A dynamic topology keeps its
+ *    topology class.
  *  - viewport and scissor counts (their contents are never read);
  *  - stages sorted by stage bit (encode-stage.c);
  *  - vertex bindings sorted by binding, attributes sorted by location.
@@ -344,8 +346,22 @@ encode_rasterization (GfxEncoder *g, PscCoreError *err)
       if (bias->constant | bias->clamp | bias->slope)
         g->h.present |= PSC_GFX_HAS_DEPTH_BIAS;
     }
-  if (!(dyn & DYN (LINE_WIDTH)))
-    FLOAT (rs->lineWidth, st->line_width, "pRasterizationState->lineWidth");
+  return PSC_STATUS_OK;
+}
+
+/* A static line width, only where lines are rasterized (after the stages,
+ * the rasterization state and the topology are known): 0 otherwise, and
+ * not checked (Vulkan ignores it; psc_graphics_rasterizes_lines). */
+static PscStatus
+encode_line_width (GfxEncoder *g, PscCoreError *err)
+{
+  const PscKeyGraphicsState *st = &g->st;
+  if ((g->dyn & DYN (LINE_WIDTH))
+      || !psc_graphics_rasterizes_lines (g->stage_mask, st->topology, st->polygon_mode,
+                                         st->rasterizer_discard))
+    return PSC_STATUS_OK;
+  FLOAT (g->ci->pRasterizationState->lineWidth, g->st.line_width,
+         "pRasterizationState->lineWidth");
   return PSC_STATUS_OK;
 }
 
@@ -901,6 +917,7 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
   CHECK (check_stages (&g, err));
   CHECK (encode_rasterization (&g, err));
   CHECK (encode_input_assembly (&g, err));
+  CHECK (encode_line_width (&g, err));
   if (g.stage_mask & (1u << PSC_STAGE_TESS_CONTROL))
     CHECK (encode_tessellation (&g, err));
   /* A static rasterizer discard rasterizes nothing: the states below are

@@ -1689,7 +1689,7 @@ gfx_variant (Gfx *g, unsigned v, bool *round_trip)
   VARIANT ("depth bias enable") g->raster.depthBiasEnable = VK_TRUE; END
   VARIANT ("depth bias constant 2") g->raster.depthBiasEnable = VK_TRUE; g->raster.depthBiasConstantFactor = 2.0f; END
   VARIANT ("depth bias all zero") g->raster.depthBiasEnable = VK_TRUE; g->raster.depthBiasConstantFactor = 0.0f; g->raster.depthBiasSlopeFactor = 0.0f; END
-  VARIANT ("line width 2") g->raster.lineWidth = 2.0f; END
+  VARIANT ("line list, line width 2") g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST; g->raster.lineWidth = 2.0f; END
   VARIANT ("4 samples") g->multisample.rasterizationSamples = VK_SAMPLE_COUNT_4_BIT; END
   VARIANT ("sample shading 0.25") g->multisample.sampleShadingEnable = VK_TRUE; END
   VARIANT ("sample shading 1.0") g->multisample.sampleShadingEnable = VK_TRUE; g->multisample.minSampleShading = 1.0f; END
@@ -2535,6 +2535,7 @@ static void prep_none (Gfx *g) { (void) g; }
 static void prep_bias (Gfx *g) { g->raster.depthBiasEnable = VK_TRUE; }
 static void prep_constants (Gfx *g) { g->attachments[0].dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA; }
 static void prep_bounds (Gfx *g) { g->depth_stencil.depthBoundsTestEnable = VK_TRUE; }
+static void prep_lines (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP; }
 static void chg_line_width (Gfx *g) { g->raster.lineWidth = 3.0f; }
 static void chg_bias (Gfx *g) { g->raster.depthBiasConstantFactor = 4.0f; g->raster.depthBiasClamp = 1.0f; g->raster.depthBiasSlopeFactor = 2.0f; }
 static void chg_constants (Gfx *g) { g->blend.blendConstants[3] = 0.75f; }
@@ -2557,7 +2558,7 @@ static void chg_bias_enable (Gfx *g) { g->raster.depthBiasEnable = VK_TRUE; }
 static void chg_restart (Gfx *g) { g->input_assembly.primitiveRestartEnable = VK_TRUE; }
 
 static const DynamicNormalization dynamic_normalizations[] = {
-  { VK_DYNAMIC_STATE_LINE_WIDTH, prep_none, chg_line_width },
+  { VK_DYNAMIC_STATE_LINE_WIDTH, prep_lines, chg_line_width },
   { VK_DYNAMIC_STATE_DEPTH_BIAS, prep_bias, chg_bias },
   { VK_DYNAMIC_STATE_BLEND_CONSTANTS, prep_constants, chg_constants },
   { VK_DYNAMIC_STATE_DEPTH_BOUNDS, prep_bounds, chg_bounds },
@@ -2759,6 +2760,129 @@ test_static_normalizes (void)
   g_bytes_unref (bare_null);
 
   g_bytes_unref (base);
+  g_free (g);
+}
+
+/* ===========================================================================
+ * lineWidth: keyed only where lines are rasterized.
+ *
+ * Two create infos that differ only in a static lineWidth give one key
+ * where nothing rasterizes lines and one key each where lines are
+ * rasterized, in every case below (psc_graphics_rasterizes_lines gives the
+ * rule), on both backends; on the dynamic backend check_fast_path also
+ * compares the fast path (run once with the stencil test, which it leaves
+ * to the complete encoder, and once without). The decoder writes 1.0 where
+ * the width is not keyed, the width itself where it is.
+ */
+typedef struct {
+  const char *name;
+  bool lines;
+  void (*setup) (Gfx *g);
+} LineCase;
+
+static void lc_triangles (Gfx *g) { (void) g; }
+static void lc_strip_as_points (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP; g->raster.polygonMode = VK_POLYGON_MODE_POINT; }
+static void lc_points (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST; }
+static void lc_fan_dynamic (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN; gfx_add_dynamic (g, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY); }
+static void lc_discarded_lines (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST; g->raster.rasterizerDiscardEnable = VK_TRUE; }
+static void lc_line_list (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST; }
+static void lc_line_strip (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP; }
+static void lc_line_list_adjacency (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY; }
+static void lc_line_strip_adjacency (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY; }
+static void lc_line_dynamic (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP; gfx_add_dynamic (g, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY); }
+static void lc_wireframe (Gfx *g) { g->raster.polygonMode = VK_POLYGON_MODE_LINE; }
+static void lc_geometry (Gfx *g) { gfx_add_stage (g, VK_SHADER_STAGE_GEOMETRY_BIT, hd.gs); }
+static void lc_geometry_points (Gfx *g) { lc_points (g); lc_geometry (g); }
+static void lc_tessellation (Gfx *g) { gfx_add_tessellation (g, 3); }
+static void lc_discard_dynamic (Gfx *g) { lc_discarded_lines (g); gfx_add_dynamic (g, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE); }
+
+static const LineCase line_cases[] = {
+  { "filled triangles", false, lc_triangles },
+  { "triangle strip as points", false, lc_strip_as_points },
+  { "point list", false, lc_points },
+  { "dynamic topology of the triangle class", false, lc_fan_dynamic },
+  { "line list, rasterizer discard", false, lc_discarded_lines },
+  { "line list", true, lc_line_list },
+  { "line strip", true, lc_line_strip },
+  { "line list with adjacency", true, lc_line_list_adjacency },
+  { "line strip with adjacency", true, lc_line_strip_adjacency },
+  { "dynamic topology of the line class", true, lc_line_dynamic },
+  { "polygon mode LINE", true, lc_wireframe },
+  { "geometry stage", true, lc_geometry },
+  { "geometry stage, point list", true, lc_geometry_points },
+  { "tessellation", true, lc_tessellation },
+  { "line list, dynamic rasterizer discard", true, lc_discard_dynamic },
+};
+
+static GBytes *
+line_key (Kind kind, const LineCase *c, bool stencil, float width)
+{
+  Gfx *g = gfx_new (kind == KL ? PSC_RENDERING_LEGACY : PSC_RENDERING_DYNAMIC);
+  g->depth_stencil.stencilTestEnable = stencil;
+  c->setup (g);
+  g->raster.lineWidth = width;
+  GBytes *k = key_of (kind, g);
+  g_free (g);
+  return k;
+}
+
+static void
+test_line_width (void)
+{
+  static const float widths[] = { 1.0f, 2.0f, 0.5f, 8.0f };
+  const unsigned accepted_before = fast_counts.accepted;
+  for (unsigned i = 0; i < G_N_ELEMENTS (line_cases); i++)
+    for (int mode = 0; mode < 2; mode++)
+      for (int stencil = 0; stencil < 2; stencil++)
+        {
+          const LineCase *c = &line_cases[i];
+          const Kind kind = mode ? KL : KD;
+          g_test_message ("%s, %s, stencil %s", c->name, mode ? "legacy" : "dynamic",
+                          stencil ? "on" : "off");
+          GBytes *keys[G_N_ELEMENTS (widths)];
+          for (unsigned w = 0; w < G_N_ELEMENTS (widths); w++)
+            {
+              keys[w] = line_key (kind, c, stencil, widths[w]);
+              if (w > 0 && g_bytes_equal (keys[0], keys[w]) == c->lines)
+                g_error ("%s: line widths 1 and %g give %s", c->name, widths[w],
+                         c->lines ? "one key" : "two keys");
+            }
+          if (c->lines)
+            assert_all_distinct (keys, (const char *[]) { "1", "2", "0.5", "8" },
+                                 G_N_ELEMENTS (widths));
+          else
+            {
+              /* Not read at all: NaN is accepted too, and changes nothing. */
+              GBytes *nan_key = line_key (kind, c, stencil, NAN);
+              assert_same_key (keys[0], nan_key);
+              g_bytes_unref (nan_key);
+            }
+          for (unsigned w = 0; w < G_N_ELEMENTS (widths); w++)
+            {
+              void *build = NULL;
+              const VkGraphicsPipelineCreateInfo *ci = decode_kind (kind, keys[w], &build);
+              g_assert_nonnull (ci);
+              g_assert_cmpfloat (ci->pRasterizationState->lineWidth, ==,
+                                 c->lines ? widths[w] : 1.0f);
+              free (build);
+              assert_round_trip (kind, keys[w], c->name);
+              g_bytes_unref (keys[w]);
+            }
+        }
+  /* The fast path took part (the shapes it handles: no stencil, discard or
+   * tessellation). */
+  g_assert_cmpuint (fast_counts.accepted - accepted_before, >=, 10 * 2 * G_N_ELEMENTS (widths));
+
+  /* A dynamic line width is not keyed either way; the key says which. */
+  Gfx *g = gfx_new (PSC_RENDERING_DYNAMIC);
+  lc_line_list (g);
+  gfx_add_dynamic (g, VK_DYNAMIC_STATE_LINE_WIDTH);
+  GBytes *a = key_of (KD, g);
+  g->raster.lineWidth = 3.0f;
+  GBytes *b = key_of (KD, g);
+  assert_same_key (a, b);
+  g_bytes_unref (a);
+  g_bytes_unref (b);
   g_free (g);
 }
 
@@ -3134,6 +3258,7 @@ test_reject_graphics_values (void)
   gfx_reset (g, PSC_RENDERING_DYNAMIC)->raster.frontFace = (VkFrontFace) 2;
   assert_rejects (KD, g, UNSUPPORTED, "pRasterizationState->frontFace", "unsupported value 2");
   gfx_reset (g, PSC_RENDERING_DYNAMIC)->raster.lineWidth = NAN;
+  g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;   /* where it is read */
   assert_rejects (KD, g, INVALID, "pRasterizationState->lineWidth", "NaN");
   gfx_reset (g, PSC_RENDERING_DYNAMIC)->raster.depthBiasEnable = VK_TRUE;
   g->raster.depthBiasSlopeFactor = NAN;
@@ -4816,6 +4941,7 @@ main (int argc, char **argv)
   g_test_add_func ("/encode/graphics/dynamic-widens", test_dynamic_widens);
   g_test_add_func ("/encode/graphics/dynamic-normalizes", test_dynamic_normalizes);
   g_test_add_func ("/encode/graphics/static-normalizes", test_static_normalizes);
+  g_test_add_func ("/encode/graphics/line-width", test_line_width);
   g_test_add_func ("/encode/graphics/reject-top", test_reject_graphics_top);
   g_test_add_func ("/encode/graphics/reject-states", test_reject_graphics_states);
   g_test_add_func ("/encode/graphics/reject-values", test_reject_graphics_values);
