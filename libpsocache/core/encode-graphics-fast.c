@@ -265,8 +265,11 @@ put_spec_entries (uint8_t *o, const VkSpecializationMapEntry *map, const uint8_t
       const VkSpecializationMapEntry *e = &map[order[j]];
       const uint32_t size = (uint32_t) e->size;
       /* The record {constant_id, size} as one word (both are u32, in this
-       * order, in PscKeySpecEntry and PscSpecConstant alike). */
-      const uint64_t record = e->constantID | (uint64_t) size << 32;
+       * order, in PscKeySpecEntry and PscSpecConstant alike; assembled in
+       * memory order, which the compiler folds into a shift and an or). */
+      const uint32_t pair[2] = { e->constantID, size };
+      uint64_t record;
+      memcpy (&record, pair, sizeof record);
       if (exact != NULL)
         {
           uint64_t declared;

@@ -1,5 +1,7 @@
-/* keys.h: packed key records, writer/reader helpers and decode storage
- * (internal to the encoders; DESIGN decision 5).
+/* keys.h: packed key records, writer/reader helpers, the declarations of
+ * the encoders' failure helpers, and decode storage (internal to the
+ * encoders; DESIGN decision 5). Nothing here calls an encoder: the
+ * graphics entry point psc_encode_graphics is in encode-graphics.h.
  *
  * A key is a variable-length byte string: a sequence of the records below,
  * each copied byte for byte (host byte order), with variable-length arrays
