@@ -12,12 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-bool
-psc_key_put (PscKeyWriter *w, const void *src, size_t n)
-{
-  return psc_kw_put (w, src, n);
-}
-
 /* Plain XXH3_64bits: no seed, no custom secret (the benchmark's floor uses
  * exactly this function). */
 uint64_t

@@ -1,5 +1,7 @@
-/* keys.h: packed key records, writer/reader helpers and decode storage
- * (internal to the encoders; DESIGN decision 5).
+/* keys.h: packed key records, writer/reader helpers, the declarations of
+ * the encoders' failure helpers, and decode storage (internal to the
+ * encoders; DESIGN decision 5). Nothing here calls an encoder: the
+ * graphics entry point psc_encode_graphics is in encode-graphics.h.
  *
  * A key is a variable-length byte string: a sequence of the records below,
  * each copied byte for byte (host byte order), with variable-length arrays
@@ -304,37 +306,6 @@ typedef struct {
   uint32_t layout_id;
 } PscKeyCompute;
 PSC_ASSERT_PACKED (PscKeyCompute, 3 * 4);
-
-/* ===========================================================================
- * The graphics fast path (encode-pipeline.c): PSC_STATUS_OK, or
- * PSC_STATUS_DECLINED: the input is outside the common shape it handles, or
- * a check failed; the complete encoder must then run from the writer's
- * original length (it reports errors: the fast path never does). Exposed
- * for the unit tests, which compare it with the complete encoder.
- */
-#define PSC_STATUS_DECLINED ((PscStatus) -2)
-PSC_INTERNAL PscStatus psc_encode_graphics_fast (const VkGraphicsPipelineCreateInfo *ci,
-                                                 PscRenderingMode mode, const PscResolver *r,
-                                                 PscKeyWriter *w);
-/* The complete encoder alone. */
-PSC_INTERNAL PscStatus psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci,
-                                                 PscRenderingMode mode, const PscResolver *r,
-                                                 PscKeyWriter *w, PscCoreError *err);
-
-/* A graphics key: the fast path, then the complete encoder from the
- * writer's original length when it declines. Inline: every hit's request
- * calls it, and a call level less was measurable there. */
-static inline PscStatus
-psc_encode_graphics (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMode mode,
-                     const PscResolver *r, PscKeyWriter *w, PscCoreError *err)
-{
-  const size_t start = w->len;
-  PscStatus st = psc_encode_graphics_fast (ci, mode, r, w);
-  if (__builtin_expect (st != PSC_STATUS_DECLINED, 1))
-    return st;
-  w->len = start;
-  return psc_encode_graphics_full (ci, mode, r, w, err);
-}
 
 /* ===========================================================================
  * Writer and reader helpers.

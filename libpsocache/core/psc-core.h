@@ -118,8 +118,9 @@ PSC_INTERNAL struct VolkDeviceTable *psc_dispatch_load_device (const PscInstance
 PSC_INTERNAL bool psc_dispatch_volk_globals_untouched (void);
 
 /* ---------------------------------------------------------------------------
- * Key writer (encode.c). Encoders append packed, padding-free records; only
- * the bytes written are hashed, stored and compared.
+ * Key writer (its helpers are in keys.h) and key hash (encode.c). Encoders
+ * append packed, padding-free records; only the bytes written are hashed,
+ * stored and compared.
  */
 typedef struct {
   uint8_t *data;
@@ -127,8 +128,6 @@ typedef struct {
   size_t cap;
 } PscKeyWriter;
 
-/* Returns false (and leaves len unchanged) if n bytes do not fit. */
-PSC_INTERNAL bool psc_key_put (PscKeyWriter *w, const void *src, size_t n);
 PSC_INTERNAL uint64_t psc_key_hash (const void *data, size_t len);
 
 /* A specialization constant a shader declares (OpDecorate SpecId): its id
@@ -242,7 +241,7 @@ PSC_INTERNAL bool psc_render_pass_key_subpass_samples (const uint8_t *key, size_
 /* The colour-attachment count of a pass's subpass; false if out of range. */
 PSC_INTERNAL bool psc_render_pass_key_subpass_colors (const uint8_t *key, size_t len,
                                                       uint32_t subpass, uint32_t *color_count);
-/* psc_encode_graphics (static inline) is in keys.h. */
+/* psc_encode_graphics (static inline) is in encode-graphics.h. */
 /* Shader references of a graphics or compute key, in key order (at most
  * PSC_MAX_GRAPHICS_STAGES): ids, generations, and (optional) the byte offset
  * of each generation field. Returns the count, or -1 for a malformed key. */

@@ -20,6 +20,8 @@
 #include "shaders.h"
 #include "stats.h"
 
+#include <stdlib.h>
+
 #include <volk.h>
 
 /* Pipelines naming the shader (all of an older generation: the new one was
@@ -65,25 +67,37 @@ psc_core_replace_shader (PscCore *core, VkShaderModule module, const uint32_t *c
     return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "module",
                                                  "0x%llx was not registered with this cache",
                                                  (unsigned long long) (uint64_t) module));
-  PscStatus st = psc_shaders_check_code (core, code, size, err);
+  PscSpecConstant *spec;
+  uint32_t spec_count;
+  PscStatus st = psc_shaders_read_code (core, code, size, &spec, &spec_count, err);
   if (st != PSC_STATUS_OK)
     return st;
+  VkShaderModule m = VK_NULL_HANDLE;
   if (!psc_retire_reserve (core, 1) || !psc_shaders_reserve_doomed (core, 1))
-    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory"));
-  VkShaderModule m;
-  st = psc_shaders_create_module (core, code, size, &m, err);
+    st = psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory"));
+  else
+    st = psc_shaders_create_module (core, code, size, &m, err);
   if (st != PSC_STATUS_OK)
-    return st;
+    {
+      free (spec);
+      return st;
+    }
   const uint32_t index = psc_store_index (s, e);
   const VkShaderModule old = (VkShaderModule) e->handle;
   if (!psc_store_map (s, index, (uint64_t) m))
     {
+      free (spec);
       core->vk->vkDestroyShaderModule (core->cfg.device, m, core->cfg.allocator);
       return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory"));
     }
 
+  /* The memo's epoch moves on before the old table goes (it may be cached
+   * there). */
   e->shader.generation++;
   psc_core_objects_changed (core);
+  free (e->shader.spec);
+  e->shader.spec = spec;
+  e->shader.spec_count = spec_count;
   if (old_pool != VK_NULL_HANDLE)
     psc_retire_handle (core, PSC_KIND_COUNT, (uint64_t) old_pool, core->frame);
   invalidate_old_generation (core, psc_store_id (s, index));

@@ -4,14 +4,13 @@
  */
 #include "shaders.h"
 
+#include "spirv.h"
 #include "stats.h"
 #include "vkobjects.h"
 
 #include <stdlib.h>
 
 #include <volk.h>
-
-#define SPIRV_MAGIC 0x07230203u
 
 static PscStore *
 shader_store (const PscCore *core)
@@ -210,28 +209,22 @@ psc_shaders_destroy_all (PscCore *core)
 /* ------------------------------------------------------------------------
  * Registration.
  */
-static PscStatus
-check_spirv (PscCore *core, const uint32_t *code, size_t size, PscCoreError *err)
-{
-  if (code == NULL)
-    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "pCode", "is NULL"));
-  if (size < 20 || size % 4 != 0)
-    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "codeSize",
-                                                 "%zu is not a SPIR-V size (a multiple of 4, at least 20)",
-                                                 size));
-  if (code[0] != SPIRV_MAGIC)
-    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "pCode[0]",
-                                                 "0x%08x is not the SPIR-V magic number", code[0]));
-  if (size > UINT32_MAX)
-    return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_CAPACITY, "codeSize",
-                                                 "%zu bytes is too large", size));
-  return PSC_STATUS_OK;
-}
-
 PscStatus
-psc_shaders_check_code (PscCore *core, const uint32_t *code, size_t size, PscCoreError *err)
+psc_shaders_read_code (PscCore *core, const uint32_t *code, size_t size, PscSpecConstant **spec,
+                       uint32_t *spec_count, PscCoreError *err)
 {
-  return check_spirv (core, code, size, err);
+  PscStatus st = psc_spirv_spec_constants (code, size, spec, spec_count, err);
+  if (st != PSC_STATUS_OK)
+    return psc_core_reject (core, st);
+  if (size > UINT32_MAX)
+    {
+      free (*spec);
+      *spec = NULL;
+      *spec_count = 0;
+      return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_CAPACITY, "codeSize",
+                                                   "%zu bytes is too large", size));
+    }
+  return PSC_STATUS_OK;
 }
 
 /* Creates a module for code, timed and counted as a creation. */
@@ -290,11 +283,13 @@ revive (PscCore *core, uint32_t index, const uint32_t *code, size_t size, PscCor
 /* A shader the cache has never seen (or, in pass-through mode, any). */
 static PscStatus
 register_new (PscCore *core, const uint32_t *code, size_t size, uint64_t hash,
-              const PscProbe *probe, uint32_t *index, PscCoreError *err)
+              const PscProbe *probe, PscSpecConstant *spec, uint32_t spec_count,
+              uint32_t *index, PscCoreError *err)
 {
   PscStore *s = shader_store (core);
   if (probe != NULL && probe->same_hash >= PSC_COLLISION_BUCKET_CAPACITY)
     {
+      free (spec);
       psc_stat_add (&core->stats.capacity_failures, 1);
       return psc_core_reject (core, psc_core_fail (err, PSC_STATUS_CAPACITY, "pCode",
                                                    "collision bucket full for hash 0x%016llx",
@@ -303,7 +298,10 @@ register_new (PscCore *core, const uint32_t *code, size_t size, uint64_t hash,
   VkShaderModule m;
   PscStatus st = create_module (core, code, size, &m, err);
   if (st != PSC_STATUS_OK)
-    return st;
+    {
+      free (spec);
+      return st;
+    }
   st = probe != NULL ? psc_store_reserve (s, hash, probe, code, size, index, err)
                      : psc_store_add (s, hash, code, size, index, err);
   if (st == PSC_STATUS_OK && !psc_store_map (s, *index, (uint64_t) m))
@@ -313,12 +311,15 @@ register_new (PscCore *core, const uint32_t *code, size_t size, uint64_t hash,
     }
   if (st != PSC_STATUS_OK)
     {
+      free (spec);
       core->vk->vkDestroyShaderModule (core->cfg.device, m, core->cfg.allocator);
       return psc_core_reject (core, st);
     }
   PscEntry *e = psc_store_entry (s, *index);
   e->state = PSC_ENTRY_READY;
   e->shader.refs = 1;
+  e->shader.spec = spec;
+  e->shader.spec_count = spec_count;
   e->last_used_frame = core->frame;
   psc_stat_add (&core->stats.kinds[PSC_KIND_SHADER].entries, 1);
   psc_core_update_bytes (core, PSC_KIND_SHADER);
@@ -332,18 +333,27 @@ psc_core_register_shader (PscCore *core, const uint32_t *code, size_t size,
 {
   if (!psc_core_check_thread (core, err))
     return psc_core_refused (core);
-  PscStatus st = check_spirv (core, code, size, err);
-  if (st != PSC_STATUS_OK)
-    return st;
-
+  /* What is not SPIR-V at all is refused before any lookup (the parser
+   * says why); the rest of the code is read only when it is new. */
+  if (code == NULL || size < 20 || size % 4 != 0)
+    {
+      PscSpecConstant *none;
+      uint32_t n;
+      return psc_shaders_read_code (core, code, size, &none, &n, err);
+    }
   PscStore *s = shader_store (core);
   PscAtomicKindStats *ks = &core->stats.kinds[PSC_KIND_SHADER];
   const uint64_t hash = psc_core_hash (core, code, size);
   uint32_t index;
+  PscStatus st;
   if (core->cfg.pass_through)
     {
       psc_stat_add (&ks->misses, 1);
-      st = register_new (core, code, size, hash, NULL, &index, err);
+      PscSpecConstant *spec;
+      uint32_t spec_count;
+      st = psc_shaders_read_code (core, code, size, &spec, &spec_count, err);
+      if (st == PSC_STATUS_OK)
+        st = register_new (core, code, size, hash, NULL, spec, spec_count, &index, err);
     }
   else
     {
@@ -356,11 +366,23 @@ psc_core_register_shader (PscCore *core, const uint32_t *code, size_t size,
           psc_stat_add (&ks->hits, 1);
           st = PSC_STATUS_OK;
         }
+      else if (item != NULL)
+        {
+          /* Released: the same code, already read when it was first
+           * registered. */
+          psc_stat_add (&ks->misses, 1);
+          st = revive (core, index, code, size, err);
+        }
       else
         {
+          /* Untrusted code is read (and refused) before the driver sees
+           * it. */
           psc_stat_add (&ks->misses, 1);
-          st = item != NULL ? revive (core, index, code, size, err)
-                            : register_new (core, code, size, hash, &probe, &index, err);
+          PscSpecConstant *spec;
+          uint32_t spec_count;
+          st = psc_shaders_read_code (core, code, size, &spec, &spec_count, err);
+          if (st == PSC_STATUS_OK)
+            st = register_new (core, code, size, hash, &probe, spec, spec_count, &index, err);
         }
     }
   if (st != PSC_STATUS_OK)

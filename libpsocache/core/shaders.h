@@ -49,10 +49,12 @@ PSC_INTERNAL void psc_shaders_sweep (PscCore *core);
  * and frees what shader entries own. */
 PSC_INTERNAL void psc_shaders_destroy_all (PscCore *core);
 
-/* What registration checks of SPIR-V before anything else (reload.c uses
- * it too). Counts a rejection. */
-PSC_INTERNAL PscStatus psc_shaders_check_code (PscCore *core, const uint32_t *code, size_t size,
-                                               PscCoreError *err);
+/* Reads untrusted SPIR-V (spirv.h): on success *spec (malloc'd, sorted,
+ * NULL when none) holds its specialization constants; on failure the
+ * rejection is counted and err says why. reload.c uses it too. */
+PSC_INTERNAL PscStatus psc_shaders_read_code (PscCore *core, const uint32_t *code, size_t size,
+                                              PscSpecConstant **spec, uint32_t *spec_count,
+                                              PscCoreError *err);
 /* Creates a module for code, counted and timed as a shader creation. */
 PSC_INTERNAL PscStatus psc_shaders_create_module (PscCore *core, const uint32_t *code, size_t size,
                                                   VkShaderModule *module, PscCoreError *err);

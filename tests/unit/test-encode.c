@@ -19,6 +19,7 @@
 
 #include "psc-core.h"
 #include "keys.h"
+#include "encode-graphics.h"
 
 /* ===========================================================================
  * Padding, at compile time.
@@ -225,6 +226,9 @@ typedef struct {
   bool alive;
   uint32_t subpass_count;
   uint32_t samples[PSC_MAX_SUBPASSES];
+  /* Shaders: the specialization constants the shader declares. */
+  const PscSpecConstant *spec;
+  uint32_t spec_count;
 } FakeObject;
 
 typedef struct {
@@ -291,6 +295,15 @@ fake_register (int kind, uint32_t id, uint32_t generation)
 }
 
 static void
+fake_set_spec (VkShaderModule module, const PscSpecConstant *spec, uint32_t count)
+{
+  FakeObject *o = fake_find (fake, FK_SHADER, (uint64_t) (uintptr_t) module);
+  g_assert_nonnull (o);
+  o->spec = spec;
+  o->spec_count = count;
+}
+
+static void
 fake_forget (int kind, uint64_t handle)
 {
   FakeObject *o = fake_find (fake, kind, handle);
@@ -306,8 +319,8 @@ r_shader (void *ctx, VkShaderModule module, PscShaderInfo *info)
     return false;
   info->id = o->id;
   info->generation = o->generation;
-  info->spec = NULL;
-  info->spec_count = 0;
+  info->spec = o->spec;
+  info->spec_count = o->spec_count;
   return true;
 }
 
@@ -1676,7 +1689,7 @@ gfx_variant (Gfx *g, unsigned v, bool *round_trip)
   VARIANT ("depth bias enable") g->raster.depthBiasEnable = VK_TRUE; END
   VARIANT ("depth bias constant 2") g->raster.depthBiasEnable = VK_TRUE; g->raster.depthBiasConstantFactor = 2.0f; END
   VARIANT ("depth bias all zero") g->raster.depthBiasEnable = VK_TRUE; g->raster.depthBiasConstantFactor = 0.0f; g->raster.depthBiasSlopeFactor = 0.0f; END
-  VARIANT ("line width 2") g->raster.lineWidth = 2.0f; END
+  VARIANT ("line list, line width 2") g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST; g->raster.lineWidth = 2.0f; END
   VARIANT ("4 samples") g->multisample.rasterizationSamples = VK_SAMPLE_COUNT_4_BIT; END
   VARIANT ("sample shading 0.25") g->multisample.sampleShadingEnable = VK_TRUE; END
   VARIANT ("sample shading 1.0") g->multisample.sampleShadingEnable = VK_TRUE; g->multisample.minSampleShading = 1.0f; END
@@ -2522,6 +2535,7 @@ static void prep_none (Gfx *g) { (void) g; }
 static void prep_bias (Gfx *g) { g->raster.depthBiasEnable = VK_TRUE; }
 static void prep_constants (Gfx *g) { g->attachments[0].dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA; }
 static void prep_bounds (Gfx *g) { g->depth_stencil.depthBoundsTestEnable = VK_TRUE; }
+static void prep_lines (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP; }
 static void chg_line_width (Gfx *g) { g->raster.lineWidth = 3.0f; }
 static void chg_bias (Gfx *g) { g->raster.depthBiasConstantFactor = 4.0f; g->raster.depthBiasClamp = 1.0f; g->raster.depthBiasSlopeFactor = 2.0f; }
 static void chg_constants (Gfx *g) { g->blend.blendConstants[3] = 0.75f; }
@@ -2544,7 +2558,7 @@ static void chg_bias_enable (Gfx *g) { g->raster.depthBiasEnable = VK_TRUE; }
 static void chg_restart (Gfx *g) { g->input_assembly.primitiveRestartEnable = VK_TRUE; }
 
 static const DynamicNormalization dynamic_normalizations[] = {
-  { VK_DYNAMIC_STATE_LINE_WIDTH, prep_none, chg_line_width },
+  { VK_DYNAMIC_STATE_LINE_WIDTH, prep_lines, chg_line_width },
   { VK_DYNAMIC_STATE_DEPTH_BIAS, prep_bias, chg_bias },
   { VK_DYNAMIC_STATE_BLEND_CONSTANTS, prep_constants, chg_constants },
   { VK_DYNAMIC_STATE_DEPTH_BOUNDS, prep_bounds, chg_bounds },
@@ -2746,6 +2760,129 @@ test_static_normalizes (void)
   g_bytes_unref (bare_null);
 
   g_bytes_unref (base);
+  g_free (g);
+}
+
+/* ===========================================================================
+ * lineWidth: keyed only where lines are rasterized.
+ *
+ * Two create infos that differ only in a static lineWidth give one key
+ * where nothing rasterizes lines and one key each where lines are
+ * rasterized, in every case below (psc_graphics_rasterizes_lines gives the
+ * rule), on both backends; on the dynamic backend check_fast_path also
+ * compares the fast path (run once with the stencil test, which it leaves
+ * to the complete encoder, and once without). The decoder writes 1.0 where
+ * the width is not keyed, the width itself where it is.
+ */
+typedef struct {
+  const char *name;
+  bool lines;
+  void (*setup) (Gfx *g);
+} LineCase;
+
+static void lc_triangles (Gfx *g) { (void) g; }
+static void lc_strip_as_points (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP; g->raster.polygonMode = VK_POLYGON_MODE_POINT; }
+static void lc_points (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST; }
+static void lc_fan_dynamic (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN; gfx_add_dynamic (g, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY); }
+static void lc_discarded_lines (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST; g->raster.rasterizerDiscardEnable = VK_TRUE; }
+static void lc_line_list (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST; }
+static void lc_line_strip (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP; }
+static void lc_line_list_adjacency (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY; }
+static void lc_line_strip_adjacency (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY; }
+static void lc_line_dynamic (Gfx *g) { g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP; gfx_add_dynamic (g, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY); }
+static void lc_wireframe (Gfx *g) { g->raster.polygonMode = VK_POLYGON_MODE_LINE; }
+static void lc_geometry (Gfx *g) { gfx_add_stage (g, VK_SHADER_STAGE_GEOMETRY_BIT, hd.gs); }
+static void lc_geometry_points (Gfx *g) { lc_points (g); lc_geometry (g); }
+static void lc_tessellation (Gfx *g) { gfx_add_tessellation (g, 3); }
+static void lc_discard_dynamic (Gfx *g) { lc_discarded_lines (g); gfx_add_dynamic (g, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE); }
+
+static const LineCase line_cases[] = {
+  { "filled triangles", false, lc_triangles },
+  { "triangle strip as points", false, lc_strip_as_points },
+  { "point list", false, lc_points },
+  { "dynamic topology of the triangle class", false, lc_fan_dynamic },
+  { "line list, rasterizer discard", false, lc_discarded_lines },
+  { "line list", true, lc_line_list },
+  { "line strip", true, lc_line_strip },
+  { "line list with adjacency", true, lc_line_list_adjacency },
+  { "line strip with adjacency", true, lc_line_strip_adjacency },
+  { "dynamic topology of the line class", true, lc_line_dynamic },
+  { "polygon mode LINE", true, lc_wireframe },
+  { "geometry stage", true, lc_geometry },
+  { "geometry stage, point list", true, lc_geometry_points },
+  { "tessellation", true, lc_tessellation },
+  { "line list, dynamic rasterizer discard", true, lc_discard_dynamic },
+};
+
+static GBytes *
+line_key (Kind kind, const LineCase *c, bool stencil, float width)
+{
+  Gfx *g = gfx_new (kind == KL ? PSC_RENDERING_LEGACY : PSC_RENDERING_DYNAMIC);
+  g->depth_stencil.stencilTestEnable = stencil;
+  c->setup (g);
+  g->raster.lineWidth = width;
+  GBytes *k = key_of (kind, g);
+  g_free (g);
+  return k;
+}
+
+static void
+test_line_width (void)
+{
+  static const float widths[] = { 1.0f, 2.0f, 0.5f, 8.0f };
+  const unsigned accepted_before = fast_counts.accepted;
+  for (unsigned i = 0; i < G_N_ELEMENTS (line_cases); i++)
+    for (int mode = 0; mode < 2; mode++)
+      for (int stencil = 0; stencil < 2; stencil++)
+        {
+          const LineCase *c = &line_cases[i];
+          const Kind kind = mode ? KL : KD;
+          g_test_message ("%s, %s, stencil %s", c->name, mode ? "legacy" : "dynamic",
+                          stencil ? "on" : "off");
+          GBytes *keys[G_N_ELEMENTS (widths)];
+          for (unsigned w = 0; w < G_N_ELEMENTS (widths); w++)
+            {
+              keys[w] = line_key (kind, c, stencil, widths[w]);
+              if (w > 0 && g_bytes_equal (keys[0], keys[w]) == c->lines)
+                g_error ("%s: line widths 1 and %g give %s", c->name, widths[w],
+                         c->lines ? "one key" : "two keys");
+            }
+          if (c->lines)
+            assert_all_distinct (keys, (const char *[]) { "1", "2", "0.5", "8" },
+                                 G_N_ELEMENTS (widths));
+          else
+            {
+              /* Not read at all: NaN is accepted too, and changes nothing. */
+              GBytes *nan_key = line_key (kind, c, stencil, NAN);
+              assert_same_key (keys[0], nan_key);
+              g_bytes_unref (nan_key);
+            }
+          for (unsigned w = 0; w < G_N_ELEMENTS (widths); w++)
+            {
+              void *build = NULL;
+              const VkGraphicsPipelineCreateInfo *ci = decode_kind (kind, keys[w], &build);
+              g_assert_nonnull (ci);
+              g_assert_cmpfloat (ci->pRasterizationState->lineWidth, ==,
+                                 c->lines ? widths[w] : 1.0f);
+              free (build);
+              assert_round_trip (kind, keys[w], c->name);
+              g_bytes_unref (keys[w]);
+            }
+        }
+  /* The fast path took part (the shapes it handles: no stencil, discard or
+   * tessellation). */
+  g_assert_cmpuint (fast_counts.accepted - accepted_before, >=, 10 * 2 * G_N_ELEMENTS (widths));
+
+  /* A dynamic line width is not keyed either way; the key says which. */
+  Gfx *g = gfx_new (PSC_RENDERING_DYNAMIC);
+  lc_line_list (g);
+  gfx_add_dynamic (g, VK_DYNAMIC_STATE_LINE_WIDTH);
+  GBytes *a = key_of (KD, g);
+  g->raster.lineWidth = 3.0f;
+  GBytes *b = key_of (KD, g);
+  assert_same_key (a, b);
+  g_bytes_unref (a);
+  g_bytes_unref (b);
   g_free (g);
 }
 
@@ -3121,6 +3258,7 @@ test_reject_graphics_values (void)
   gfx_reset (g, PSC_RENDERING_DYNAMIC)->raster.frontFace = (VkFrontFace) 2;
   assert_rejects (KD, g, UNSUPPORTED, "pRasterizationState->frontFace", "unsupported value 2");
   gfx_reset (g, PSC_RENDERING_DYNAMIC)->raster.lineWidth = NAN;
+  g->input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;   /* where it is read */
   assert_rejects (KD, g, INVALID, "pRasterizationState->lineWidth", "NaN");
   gfx_reset (g, PSC_RENDERING_DYNAMIC)->raster.depthBiasEnable = VK_TRUE;
   g->raster.depthBiasSlopeFactor = NAN;
@@ -3224,6 +3362,174 @@ test_reject_graphics_values (void)
   assert_rejects (KD, g, UNSUPPORTED, "pVertexInputState->pVertexAttributeDescriptions[2].format",
                   "unsupported value %d", (int) VK_FORMAT_PVRTC1_2BPP_UNORM_BLOCK_IMG);
 
+  g_free (g);
+}
+
+/* Map entries against the constants the shader declares (the fake vertex
+ * shader: u32 0, bool 5, u64 7; the compute shader: 32-bit 1 and 2):
+ * a declared constant's entry must give its size (a bool's is a VkBool32:
+ * 4 bytes), an entry for an undeclared ID is accepted. Both graphics
+ * encoders (check_fast_path runs inside assert_rejects and key_of: the fast
+ * path must decline where the complete encoder reports) and compute. */
+#define SIZE_MISMATCH "%u does not match the %u-byte specialization constant %u the shader declares"
+
+/* The graphics fixture in the fast path's shape (no stencil test), so that
+ * check_fast_path compares both encoders on every input below. */
+static Gfx *
+spec_gfx (Gfx *g, PscRenderingMode mode)
+{
+  gfx_fill (g, mode);
+  g->depth_stencil.stencilTestEnable = VK_FALSE;
+  return g;
+}
+
+static void
+test_spec_declared (void)
+{
+  Gfx *g = spec_gfx (gfx_new (PSC_RENDERING_DYNAMIC), PSC_RENDERING_DYNAMIC);
+  const char *const P0 = "pStages[0].pSpecializationInfo->pMapEntries[0].size";
+  const char *const P1 = "pStages[0].pSpecializationInfo->pMapEntries[1].size";
+
+  /* The fixture agrees with the declarations: accepted by both encoders. */
+  {
+    uint8_t buf[PSC_MAX_KEY_BYTES];
+    PscKeyWriter w = { buf, 0, sizeof buf };
+    g_assert_cmpint (psc_encode_graphics_fast (&g->ci, PSC_RENDERING_DYNAMIC, &fake->resolver, &w),
+                     ==, PSC_STATUS_OK);
+  }
+  for (int mode = 0; mode < 2; mode++)
+    {
+      const Kind kind = mode ? KL : KD;
+      spec_gfx (g, mode ? PSC_RENDERING_LEGACY : PSC_RENDERING_DYNAMIC);
+      g->map[0][0].size = 8;                       /* u32 0 given 8 bytes */
+      assert_rejects (kind, g, INVALID, P0, SIZE_MISMATCH, 8, 4, 0);
+      spec_gfx (g, mode ? PSC_RENDERING_LEGACY : PSC_RENDERING_DYNAMIC);
+      g->map[0][1].size = 4;                       /* u64 7 given 4 bytes */
+      assert_rejects (kind, g, INVALID, P1, SIZE_MISMATCH, 4, 8, 7);
+      g->map[0][1].size = 0;
+      assert_rejects (kind, g, INVALID, P1, SIZE_MISMATCH, 0, 8, 7);
+    }
+
+  /* The first mismatched entry in the caller's order is named (here the
+   * entry of the higher ID), and the vertex stage given second is
+   * pStages[1]. */
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  set_map (&g->map[0][0], 7, 0, 4);
+  set_map (&g->map[0][1], 0, 4, 8);
+  assert_rejects (KD, g, INVALID, P0, SIZE_MISMATCH, 4, 8, 7);
+  VkPipelineShaderStageCreateInfo t = g->stages[0];
+  g->stages[0] = g->stages[1];
+  g->stages[1] = t;
+  assert_rejects (KD, g, INVALID, "pStages[1].pSpecializationInfo->pMapEntries[0].size",
+                  SIZE_MISMATCH, 4, 8, 7);
+
+  /* A boolean constant takes a VkBool32 (generation 2 of the vertex
+   * shader declares one; the table is then longer than the entries). */
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  g->stages[0].module = hd.vs_gen2;
+  g->map[0][0].size = 8;
+  assert_rejects (KD, g, INVALID, P0, SIZE_MISMATCH, 8, 4, 0);
+  g->map[0][0].size = 4;
+  g_bytes_unref (key_of (KD, g));
+  set_map (&g->map[0][2], 5, 0, 4);
+  g->spec[0].mapEntryCount = 3;
+  GBytes *with_bool = key_of (KD, g);
+  g->map[0][2].size = 1;
+  assert_rejects (KD, g, INVALID, "pStages[0].pSpecializationInfo->pMapEntries[2].size",
+                  SIZE_MISMATCH, 1, 4, 5);
+  g_bytes_unref (with_bool);
+
+  /* Earlier checks come first: a repeated ID, a range or a capacity. */
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  set_map (&g->map[0][0], 7, 0, 4);
+  set_map (&g->map[0][1], 0, 4, 4);
+  set_map (&g->map[0][2], 7, 4, 8);
+  g->spec[0].mapEntryCount = 3;
+  assert_rejects (KD, g, INVALID, "pStages[0].pSpecializationInfo->pMapEntries[2].constantID",
+                  "constant ID 7 appears twice");
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  set_map (&g->map[0][0], 0, 8, 8);
+  assert_rejects (KD, g, INVALID, "pStages[0].pSpecializationInfo->pMapEntries[0]",
+                  "offset 8 + size 8 > dataSize 12");
+
+  /* IDs the shader does not declare are accepted at any size, by both
+   * encoders, and still enter the key. */
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  GBytes *base = key_of (KD, g);
+  set_map (&g->map[0][2], 3, 0, 8);
+  set_map (&g->map[0][3], 200, 4, 1);
+  g->spec[0].mapEntryCount = 4;
+  {
+    uint8_t buf[PSC_MAX_KEY_BYTES];
+    PscKeyWriter w = { buf, 0, sizeof buf };
+    g_assert_cmpint (psc_encode_graphics_fast (&g->ci, PSC_RENDERING_DYNAMIC, &fake->resolver, &w),
+                     ==, PSC_STATUS_OK);
+  }
+  GBytes *extra = key_of (KD, g);
+  assert_different_key (base, extra);
+  /* ... and so is a stage whose shader declares nothing (the fragment
+   * shader: its constant 3 may be 8 bytes). */
+  spec_gfx (g, PSC_RENDERING_DYNAMIC);
+  g->map[1][0].size = 8;
+  g->spec[1].dataSize = 8;
+  g_bytes_unref (key_of (KD, g));
+
+  /* The fast path declines each mismatch itself (not only through the
+   * complete encoder's report), with and without the resolver's memo. */
+  static uint32_t epoch = 1;
+  static PscResolverMemo memo;
+  memset (&memo, 0, sizeof memo);
+  memo.epoch = &epoch;
+  PscResolver with_memo = fake->resolver;
+  with_memo.memo = &memo;
+  for (int round = 0; round < 12; round++)
+    {
+      /* Entries exactly the table's (hd.vs), the table longer (hd.vs_gen2),
+       * entries beyond the table (an undeclared ID 3 added); each with one
+       * size wrong. */
+      spec_gfx (g, PSC_RENDERING_DYNAMIC);
+      if ((round / 2) % 3 == 1)
+        g->stages[0].module = hd.vs_gen2;
+      if ((round / 2) % 3 == 2)
+        {
+          set_map (&g->map[0][2], 3, 0, 4);
+          g->spec[0].mapEntryCount = 3;
+        }
+      if (round < 6)
+        g->map[0][0].size = 8;
+      else
+        g->map[0][1].size = 4;
+      uint8_t buf[PSC_MAX_KEY_BYTES];
+      PscKeyWriter w = { buf, 0, sizeof buf };
+      g_assert_cmpint (psc_encode_graphics_fast (&g->ci, PSC_RENDERING_DYNAMIC,
+                                                 (round & 1) ? &with_memo : &fake->resolver, &w),
+                       ==, PSC_STATUS_DECLINED);
+    }
+
+  /* Compute: the same rule, named "stage". */
+  ComputeFx *c = fixture_new (sizeof *c, 0);
+  compute_fill (c);
+  g_bytes_unref (key_of (KIND_COMPUTE, c));
+  c->map[0].size = 8;
+  assert_rejects (KIND_COMPUTE, c, INVALID, "stage.pSpecializationInfo->pMapEntries[0].size",
+                  SIZE_MISMATCH, 8, 4, 1);
+  compute_fill (c);
+  c->map[1].size = 2;
+  assert_rejects (KIND_COMPUTE, c, INVALID, "stage.pSpecializationInfo->pMapEntries[1].size",
+                  SIZE_MISMATCH, 2, 4, 2);
+  compute_fill (c);
+  set_map (&c->map[2], 9, 0, 8);
+  c->spec.mapEntryCount = 3;
+  g_bytes_unref (key_of (KIND_COMPUTE, c));
+  /* A compute shader that declares nothing takes any size. */
+  compute_fill (c);
+  c->ci.stage.module = hd.cs2;
+  c->map[0].size = 8;
+  g_bytes_unref (key_of (KIND_COMPUTE, c));
+
+  g_bytes_unref (base);
+  g_bytes_unref (extra);
+  g_free (c);
   g_free (g);
 }
 
@@ -4251,6 +4557,20 @@ setup_fake (void)
   hd.cs = H (VkShaderModule, fake_register (FK_SHADER, 20, 1));
   hd.cs_gen2 = H (VkShaderModule, fake_register (FK_SHADER, 20, 2));
   hd.cs2 = H (VkShaderModule, fake_register (FK_SHADER, 21, 1));
+  /* What the shaders declare (the fixtures' map entries agree): the vertex
+   * shader a u32 (0) and a u64 (7), exactly the fixture's entries (the fast
+   * path's usual case); its generation 2 also a bool (5), which the fixture
+   * does not set; the compute shader two 32-bit constants (1, 2); the
+   * fragment shader and the others declare none, so any entry is accepted
+   * there. */
+  static const PscSpecConstant vs_spec[] = { { 0, 4 }, { 7, 8 } };
+  static const PscSpecConstant vs_gen2_spec[] = { { 0, 4 }, { 5, 4 }, { 7, 8 } };
+  static const PscSpecConstant cs_spec[] = { { 1, 4 }, { 2, 4 } };
+  fake_set_spec (hd.vs, vs_spec, G_N_ELEMENTS (vs_spec));
+  fake_set_spec (hd.vs_alias, vs_spec, G_N_ELEMENTS (vs_spec));
+  fake_set_spec (hd.vs_gen2, vs_gen2_spec, G_N_ELEMENTS (vs_gen2_spec));
+  fake_set_spec (hd.cs, cs_spec, G_N_ELEMENTS (cs_spec));
+  fake_set_spec (hd.cs_gen2, cs_spec, G_N_ELEMENTS (cs_spec));
   for (uint32_t i = 0; i < 5; i++)
     hd.s[i] = H (VkSampler, fake_register (FK_SAMPLER, 51 + i, 0));
   hd.pl = H (VkPipelineLayout, fake_register (FK_PIPELINE_LAYOUT, 31, 0));
@@ -4417,9 +4737,16 @@ fuzz_mutate (Gfx *g)
       {
         const uint32_t i = (uint32_t) (st - g->stages);
         VkSpecializationMapEntry *e = &g->map[i][fuzz (PSC_MAX_SPEC_CONSTANTS)];
-        switch (fuzz (6))
+        switch (fuzz (8))
           {
           case 0: e->constantID = fuzz (10); break;
+          /* An ID the vertex shader declares (u32 0, bool 5, u64 7), at a
+           * size that may or may not be its own. */
+          case 6: case 7:
+            e = &g->map[0][fuzz (2)];   /* an entry of the vertex stage in use */
+            e->constantID = PICK (0u, 5u, 7u);
+            e->size = PICK ((size_t) 1, (size_t) 4, (size_t) 8);
+            break;
           case 1: e->size = PICK ((size_t) 0, (size_t) 1, (size_t) 4, (size_t) 8, (size_t) 64,
                                   (size_t) 65); break;
           case 2: e->offset = PICK (0u, 4u, 8u, 60u, 1020u, 2000u); break;
@@ -4522,6 +4849,7 @@ test_graphics_fast_path_random (void)
   g_test_message ("fast-path fuzz seed %u", fuzz_state);
   memset (&fast_counts, 0, sizeof fast_counts);
   const unsigned rounds = 6000;
+  unsigned size_mismatches = 0;
   /* The fast path resolves through a memo here (as in the core); the fakes
    * do not change during this test, so one epoch stays valid, and the
    * complete encoder (callbacks only) is the reference. */
@@ -4548,8 +4876,16 @@ test_graphics_fast_path_random (void)
           fuzz_mutate (g);
       uint8_t buf[PSC_MAX_KEY_BYTES];
       PscKeyWriter w = { buf, 0, sizeof buf };
-      PscCoreError err;
+      PscCoreError err = { .status = PSC_STATUS_OK };
       encode_kind (KD, &g->ci, &with_memo, &w, (i & 1) ? &err : NULL);
+      if (!(i & 1))
+        {
+          w.len = 0;
+          psc_encode_graphics_full (&g->ci, PSC_RENDERING_DYNAMIC, &fake->resolver, &w, &err);
+        }
+      if (err.status == PSC_STATUS_INVALID_ARGUMENT
+          && strstr (err.message, "-byte specialization constant") != NULL)
+        size_mismatches++;
       /* The same create info with little room left in the writer. */
       if (i % 16 == 0)
         {
@@ -4557,8 +4893,10 @@ test_graphics_fast_path_random (void)
           encode_kind (KD, &g->ci, &with_memo, &small, &err);
         }
     }
-  g_test_message ("fast path: %u accepted, %u declined", fast_counts.accepted,
-                  fast_counts.declined);
+  g_test_message ("fast path: %u accepted, %u declined; %u map entries of the wrong size "
+                  "for a declared constant", fast_counts.accepted, fast_counts.declined,
+                  size_mismatches);
+  g_assert_cmpuint (size_mismatches, >=, 10);
   g_assert_cmpuint (fast_counts.accepted, >=, rounds / 5);
   g_assert_cmpuint (fast_counts.declined, >=, rounds / 5);
 }
@@ -4599,9 +4937,11 @@ main (int argc, char **argv)
   g_test_add_func ("/encode/graphics/decode-unknown-id", test_decode_unknown_id);
   g_test_add_func ("/encode/graphics/spec-canonical", test_spec_canonical);
   g_test_add_func ("/encode/graphics/spec-limits", test_spec_limits);
+  g_test_add_func ("/encode/spec-declared", test_spec_declared);
   g_test_add_func ("/encode/graphics/dynamic-widens", test_dynamic_widens);
   g_test_add_func ("/encode/graphics/dynamic-normalizes", test_dynamic_normalizes);
   g_test_add_func ("/encode/graphics/static-normalizes", test_static_normalizes);
+  g_test_add_func ("/encode/graphics/line-width", test_line_width);
   g_test_add_func ("/encode/graphics/reject-top", test_reject_graphics_top);
   g_test_add_func ("/encode/graphics/reject-states", test_reject_graphics_states);
   g_test_add_func ("/encode/graphics/reject-values", test_reject_graphics_values);
