@@ -57,25 +57,9 @@
  * except for its counters. Passing %NULL or an object of the wrong type where
  * a cache or a create info is expected is a programming error reported with
  * g_critical(); a %NULL create info is also counted as a rejected request.
- *
- * ## Testing hook
- *
- * When the environment variable `PSOCACHE_TEST_FORCE_HASH` holds a 64-bit
- * hexadecimal value (with or without `0x`) when a cache is created, every key
- * of that cache hashes to that value, so tests can fill a collision bucket and
- * observe %PSC_ERROR_CAPACITY. It exists only for testing: it makes every
- * lookup a collision and must never be set in production.
- *
- * Two more hooks exist for the asynchronous tests only:
- * `PSOCACHE_TEST_FAIL_COMPILES=N` makes the first N pipeline compiles of a
- * new cache fail as if the driver returned `VK_ERROR_OUT_OF_DEVICE_MEMORY`,
- * and `PSOCACHE_TEST_PLANT_RACE=1` plants a data race in the worker hand-off
- * so a ThreadSanitizer control run can prove the race detector would see
- * one. Never set them in production.
  */
 
 #define PSC_ALL_CACHE_FLAGS (PSC_CACHE_FLAGS_PASS_THROUGH)
-#define PSC_TEST_FORCE_HASH_ENV "PSOCACHE_TEST_FORCE_HASH"
 
 /* The core's numbering and statistics layout are the public ones. */
 G_STATIC_ASSERT ((int) PSC_STATUS_FAILED == (int) PSC_ERROR_FAILED);
@@ -613,35 +597,6 @@ psc_cache_init (PscCache *self)
   self->backend = PSC_BACKEND_LEGACY;
 }
 
-static gboolean
-psc_cache_read_force_hash (PscCoreConfig *cfg,
-                           GError       **error)
-{
-  const char *value = g_getenv (PSC_TEST_FORCE_HASH_ENV);
-  const char *digits;
-  guint64 hash = 0;
-
-  if (value == NULL || value[0] == '\0')
-    return TRUE;
-
-  digits = value;
-  if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
-    digits += 2;
-  if (!g_ascii_string_to_unsigned (digits, 16, 0, G_MAXUINT64, &hash, NULL))
-    {
-      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
-                   _("%s=%s is not a 64-bit hexadecimal value"),
-                   PSC_TEST_FORCE_HASH_ENV, value);
-      return FALSE;
-    }
-
-  g_debug ("%s: every key of this cache hashes to 0x%016" G_GINT64_MODIFIER "x (testing only)",
-           PSC_TEST_FORCE_HASH_ENV, hash);
-  cfg->hooks.force_hash = true;
-  cfg->hooks.forced_hash = hash;
-  return TRUE;
-}
-
 /**
  * psc_cache_new:
  * @device: the device to create objects on
@@ -692,6 +647,17 @@ psc_cache_new_full (PscDevice              *device,
                     const PscCacheOptions  *options,
                     GError                **error)
 {
+  return psc_cache_new_internal (device, backend, flags, options, NULL, error);
+}
+
+PscCache *
+psc_cache_new_internal (PscDevice               *device,
+                        PscBackend               backend,
+                        PscCacheFlags            flags,
+                        const PscCacheOptions   *options,
+                        const PscCoreTestHooks  *hooks,
+                        GError                 **error)
+{
   g_autoptr(PscCache) self = NULL;
   PscCoreConfig cfg;
   PscCoreError core_error;
@@ -724,8 +690,6 @@ psc_cache_new_full (PscDevice              *device,
   cfg.rendering = backend == PSC_BACKEND_DYNAMIC_RENDERING
                 ? PSC_RENDERING_DYNAMIC : PSC_RENDERING_LEGACY;
   cfg.pass_through = (flags & PSC_CACHE_FLAGS_PASS_THROUGH) != 0;
-  if (!psc_cache_read_force_hash (&cfg, error))
-    return NULL;
   if (options != NULL)
     {
       cfg.workers = options->workers;
@@ -733,15 +697,8 @@ psc_cache_new_full (PscDevice              *device,
       cfg.waiter_capacity = options->waiter_capacity;
       cfg.publish_budget_us = options->publish_budget_us;
     }
-  cfg.hooks.plant_race = g_strcmp0 (g_getenv ("PSOCACHE_TEST_PLANT_RACE"), "1") == 0;
-  /* Testing hook: the first N pipeline compiles fail as if the driver had
-   * returned VK_ERROR_OUT_OF_DEVICE_MEMORY. */
-  if (g_getenv ("PSOCACHE_TEST_FAIL_COMPILES") != NULL)
-    {
-      cfg.hooks.fail_compiles = (guint32) g_ascii_strtoull (g_getenv ("PSOCACHE_TEST_FAIL_COMPILES"),
-                                                            NULL, 10);
-      cfg.hooks.fail_result = VK_ERROR_OUT_OF_DEVICE_MEMORY;
-    }
+  if (hooks != NULL)
+    cfg.hooks = *hooks;
 
   self = g_object_new (PSC_TYPE_CACHE, NULL);
   self->device = g_object_ref (device);

@@ -51,6 +51,7 @@ struct _PscDevice
   guint32 api_version;          /* min (instance apiVersion, device apiVersion) */
   gboolean dynamic_rendering;   /* enabled, from the snapshot */
   gboolean headless;
+  guint physical_device_index;  /* headless: which physical device */
 
   /* Snapshot of the enabled-feature chain. Only the structures we know are
    * kept; they are relinked in a fixed order. */
@@ -678,9 +679,8 @@ psc_device_headless_device (PscDevice           *self,
   const char *extensions[1];
   guint32 n_extensions = 0;
   guint32 n_devices = 0, n_families = 0, n_device_exts = 0;
-  guint32 index = 0, family = G_MAXUINT32, api;
+  guint32 index = self->physical_device_index, family = G_MAXUINT32, api;
   gboolean want_dr = (flags & PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING) == 0;
-  const char *index_env;
   VkResult r;
 
   enumerate_devices = (PFN_vkEnumeratePhysicalDevices) gipa (instance, "vkEnumeratePhysicalDevices");
@@ -716,19 +716,12 @@ psc_device_headless_device (PscDevice           *self,
   if (r < VK_SUCCESS)
     return psc_set_vk_error (error, "vkEnumeratePhysicalDevices", r);
 
-  index_env = g_getenv ("PSC_DEVICE_INDEX");
-  if (index_env != NULL && index_env[0] != '\0')
+  if (index >= n_devices)
     {
-      guint64 v = 0;
-
-      if (!g_ascii_string_to_unsigned (index_env, 10, 0, G_MAXUINT32, &v, NULL) || v >= n_devices)
-        {
-          g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
-                       _("PSC_DEVICE_INDEX=%s does not name one of the %u Vulkan devices"),
-                       index_env, n_devices);
-          return FALSE;
-        }
-      index = (guint32) v;
+      g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                   _("physical-device-index: %u does not name one of the %u Vulkan devices"),
+                   index, n_devices);
+      return FALSE;
     }
   info->physical_device = devices[index];
 
@@ -864,8 +857,7 @@ psc_device_headless_device (PscDevice           *self,
  * device and creates a `VkDevice` with one graphics queue. The object owns
  * them and destroys them when it is finalized.
  *
- * The first physical device is used, unless the environment variable
- * `PSC_DEVICE_INDEX` gives another index. The usual loader variables
+ * The first physical device is used. The usual loader variables
  * (`VK_DRIVER_FILES`, `VK_INSTANCE_LAYERS`, ...) apply; for example
  * `VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json` selects
  * Mesa's lavapipe.

@@ -40,6 +40,16 @@ psc_cache_fail (GError **error, PscStatus status, PscCoreError *core_error)
   psc_error_from_core (error, core_error);
 }
 
+/* psc_cache_new_full() with the core's test hooks (NULL: none). Only the
+ * test-only psc_cache_new_with_hooks() (psc-test-hooks.c, not part of the
+ * installed library) passes hooks. */
+G_GNUC_INTERNAL PscCache *psc_cache_new_internal (PscDevice               *device,
+                                                 PscBackend               backend,
+                                                 PscCacheFlags            flags,
+                                                 const PscCacheOptions   *options,
+                                                 const PscCoreTestHooks  *hooks,
+                                                 GError                 **error);
+
 /* psc-cache.c accessors for psc-cache-async.c. */
 G_GNUC_INTERNAL PscCore *psc_cache_get_core (PscCache *self);
 G_GNUC_INTERNAL GPtrArray *psc_cache_get_pending (PscCache *self);

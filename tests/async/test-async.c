@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "harness.h"
+#include "psc-test-hooks.h"
 
 #include <string.h>
 
@@ -31,26 +32,43 @@ typedef struct {
   guint64 frame;
 } Fixture;
 
+/* The test's own switches, handed to the core as test hooks: the library
+ * reads no environment variable. PSC_TEST_PLANT_RACE=1 (set by
+ * tsan-control.sh) plants the worker hand-off race; fail_compiles makes the
+ * first compiles fail as the driver would. */
 static PscCache *
-make_cache (PscTestHarness *h, guint workers, guint jobs, guint waiters)
+make_cache_failing (PscTestHarness *h, guint workers, guint jobs, guint waiters,
+                    guint32 fail_compiles)
 {
   g_autoptr(GError) error = NULL;
   PscCacheOptions options = { workers, jobs, waiters };
-  PscCache *cache = psc_cache_new_full (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
-                                        &options, &error);
+  PscCoreTestHooks hooks = {
+    .fail_compiles = fail_compiles,
+    .fail_result = VK_ERROR_OUT_OF_DEVICE_MEMORY,
+    .plant_race = g_strcmp0 (g_getenv ("PSC_TEST_PLANT_RACE"), "1") == 0,
+  };
+  PscCache *cache = psc_cache_new_with_hooks (h->psc_device, PSC_BACKEND_AUTO,
+                                              PSC_CACHE_FLAGS_NONE, &options, &hooks, &error);
   g_assert_no_error (error);
   g_ptr_array_add (h->caches, cache);
   return cache;
 }
 
 static void
-fixture_init (Fixture *f, guint workers, guint jobs, guint waiters)
+fixture_init_failing (Fixture *f, guint workers, guint jobs, guint waiters,
+                      guint32 fail_compiles)
 {
   f->h = psc_test_harness_new (TRUE);
-  f->cache = make_cache (f->h, workers, jobs, waiters);
+  f->cache = make_cache_failing (f->h, workers, jobs, waiters, fail_compiles);
   psc_test_objects_init (&f->o, f->cache);
   f->frame = 1;
   psc_cache_begin_frame (f->cache, f->frame, 0);
+}
+
+static void
+fixture_init (Fixture *f, guint workers, guint jobs, guint waiters)
+{
+  fixture_init_failing (f, workers, jobs, waiters, 0);
 }
 
 /* Next frame; the GPU is idle in these tests (every submission is waited
@@ -184,9 +202,7 @@ static void
 test_failure (void)
 {
   Fixture f;
-  g_setenv ("PSOCACHE_TEST_FAIL_COMPILES", "1", TRUE);
-  fixture_init (&f, 1, 0, 0);
-  g_unsetenv ("PSOCACHE_TEST_FAIL_COMPILES");
+  fixture_init_failing (&f, 1, 0, 0, 1);
   VkComputePipelineCreateInfo ci;
   VkSpecializationInfo spec;
   VkSpecializationMapEntry entry;

@@ -1,8 +1,9 @@
 /* test-capacity: a full collision bucket is a capacity error, never an
  * overwrite.
  *
- * With the documented test hook PSOCACHE_TEST_FORCE_HASH=<hex u64> (read by
- * psc_cache_new), every key of that cache hashes to the same value. Inserting
+ * With the core's forced-hash test hook (psc_cache_new_with_hooks, linked
+ * from the internal libraries: the shared library has no way to set it),
+ * every key of that cache hashes to the same value. Inserting
  * PSC_COLLISION_BUCKET_CAPACITY + 1 distinct samplers: the last one fails
  * with PSC_ERROR_CAPACITY, the earlier ones still hit with their own
  * handles, and the capacity_failures counter shows it.
@@ -10,6 +11,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "harness.h"
+#include "psc-test-hooks.h"
 
 /* The documented capacity (psc-core.h); the public headers do not export it. */
 #define BUCKET_CAPACITY 4
@@ -41,9 +43,11 @@ test_capacity_forced_hash (void)
   VkSamplerCreateInfo si;
   PscStats before, after;
 
-  g_setenv ("PSOCACHE_TEST_FORCE_HASH", "0123456789abcdef", TRUE);
-  cache = psc_test_harness_cache (h, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE);
-  g_unsetenv ("PSOCACHE_TEST_FORCE_HASH");
+  PscCoreTestHooks hooks = { .force_hash = true, .forced_hash = 0x0123456789abcdefull };
+  cache = psc_cache_new_with_hooks (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
+                                    NULL, &hooks, &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (h->caches, cache);
 
   psc_cache_get_stats (cache, &before);
   for (guint i = 0; i < BUCKET_CAPACITY; i++)
@@ -100,7 +104,6 @@ test_capacity_unforced (void)
   PscStats stats;
 
   /* without the hook the same keys all fit */
-  g_unsetenv ("PSOCACHE_TEST_FORCE_HASH");
   cache = psc_test_harness_cache (h, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE);
   for (guint i = 0; i < 4 * BUCKET_CAPACITY; i++)
     {
