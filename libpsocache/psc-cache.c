@@ -73,7 +73,6 @@ G_STATIC_ASSERT ((int) PSC_STATUS_NO_DEVICE == (int) PSC_ERROR_NO_DEVICE);
 G_STATIC_ASSERT ((int) PSC_STATUS_QUEUE_FULL == (int) PSC_ERROR_QUEUE_FULL);
 G_STATIC_ASSERT ((int) PSC_STATUS_CLOSED == (int) PSC_ERROR_CLOSED);
 G_STATIC_ASSERT ((int) PSC_STATUS_DISCARDED == (int) PSC_ERROR_DISCARDED);
-G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_REJECT_REASON_COUNT);
 G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_ERROR_DISCARDED + 1);
 G_STATIC_ASSERT ((int) PSC_CORE_MISS_WAIT == (int) PSC_MISS_POLICY_WAIT);
 G_STATIC_ASSERT ((int) PSC_CORE_MISS_SKIP == (int) PSC_MISS_POLICY_SKIP);
@@ -84,36 +83,6 @@ G_STATIC_ASSERT ((int) PSC_CORE_PENDING == (int) PSC_REQUEST_RESULT_PENDING);
 G_STATIC_ASSERT ((int) PSC_CORE_FALLBACK == (int) PSC_REQUEST_RESULT_FALLBACK);
 G_STATIC_ASSERT ((int) PSC_CORE_STALE == (int) PSC_REQUEST_RESULT_STALE);
 G_STATIC_ASSERT (PSC_CORE_BORROW_FRAMES == PSC_BORROW_FRAMES);
-G_STATIC_ASSERT (sizeof (PscAsyncStats) == sizeof (PscCoreAsyncStats));
-G_STATIC_ASSERT (offsetof (PscAsyncStats, stale_returned) == offsetof (PscCoreAsyncStats, stale_returned));
-G_STATIC_ASSERT (offsetof (PscAsyncStats, unpublished) == offsetof (PscCoreAsyncStats, unpublished));
-G_STATIC_ASSERT (offsetof (PscStats, async) == offsetof (PscCoreStats, async));
-
-G_STATIC_ASSERT ((int) PSC_KIND_SAMPLER == (int) PSC_OBJECT_KIND_SAMPLER);
-G_STATIC_ASSERT ((int) PSC_KIND_SET_LAYOUT == (int) PSC_OBJECT_KIND_DESCRIPTOR_SET_LAYOUT);
-G_STATIC_ASSERT ((int) PSC_KIND_PIPELINE_LAYOUT == (int) PSC_OBJECT_KIND_PIPELINE_LAYOUT);
-G_STATIC_ASSERT ((int) PSC_KIND_RENDER_PASS == (int) PSC_OBJECT_KIND_RENDER_PASS);
-G_STATIC_ASSERT ((int) PSC_KIND_GRAPHICS == (int) PSC_OBJECT_KIND_GRAPHICS_PIPELINE);
-G_STATIC_ASSERT ((int) PSC_KIND_COMPUTE == (int) PSC_OBJECT_KIND_COMPUTE_PIPELINE);
-G_STATIC_ASSERT ((int) PSC_KIND_SHADER == (int) PSC_OBJECT_KIND_SHADER_MODULE);
-G_STATIC_ASSERT ((int) PSC_KIND_COUNT == (int) PSC_OBJECT_KIND_COUNT);
-
-/* psc-cache.h annotates PscStats.kinds with (array fixed-size=7) for
- * introspection; a new kind must update that annotation. */
-G_STATIC_ASSERT (PSC_OBJECT_KIND_COUNT == 7);
-
-G_STATIC_ASSERT (sizeof (PscKindStats) == sizeof (PscCoreKindStats));
-G_STATIC_ASSERT (offsetof (PscKindStats, hits) == offsetof (PscCoreKindStats, hits));
-G_STATIC_ASSERT (offsetof (PscKindStats, misses) == offsetof (PscCoreKindStats, misses));
-G_STATIC_ASSERT (offsetof (PscKindStats, creations) == offsetof (PscCoreKindStats, creations));
-G_STATIC_ASSERT (offsetof (PscKindStats, creation_ns) == offsetof (PscCoreKindStats, creation_ns));
-G_STATIC_ASSERT (offsetof (PscKindStats, entries) == offsetof (PscCoreKindStats, entries));
-G_STATIC_ASSERT (offsetof (PscKindStats, host_bytes) == offsetof (PscCoreKindStats, host_bytes));
-G_STATIC_ASSERT (sizeof (PscStats) == sizeof (PscCoreStats));
-G_STATIC_ASSERT (offsetof (PscStats, kinds) == offsetof (PscCoreStats, kinds));
-G_STATIC_ASSERT (offsetof (PscStats, capacity_failures) == offsetof (PscCoreStats, capacity_failures));
-G_STATIC_ASSERT (offsetof (PscStats, rejected) == offsetof (PscCoreStats, rejected));
-G_STATIC_ASSERT (offsetof (PscStats, frame) == offsetof (PscCoreStats, frame));
 
 struct _PscCache
 {
@@ -215,6 +184,22 @@ enum {
 
 static GParamSpec *props[N_PROPS];
 
+/* The asynchronous counter each PROP_JOBS_QUEUED..PROP_OWNER_WAIT_NS reads. */
+static const PscAsyncCounter async_props[] = {
+  PSC_ASYNC_COUNTER_QUEUED,
+  PSC_ASYNC_COUNTER_IN_FLIGHT,
+  PSC_ASYNC_COUNTER_COMPLETED,
+  PSC_ASYNC_COUNTER_FAILED,
+  PSC_ASYNC_COUNTER_STALE_DISCARDS,
+  PSC_ASYNC_COUNTER_WAITERS_SERVED,
+  PSC_ASYNC_COUNTER_OVERFLOW_FALLBACKS,
+  PSC_ASYNC_COUNTER_OVERFLOW_SKIPS,
+  PSC_ASYNC_COUNTER_EVICTIONS,
+  PSC_ASYNC_COUNTER_RETIREMENTS_PENDING,
+  PSC_ASYNC_COUNTER_OWNER_WAIT_NS,
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (async_props) == PROP_OWNER_WAIT_NS - PROP_JOBS_QUEUED + 1);
+
 /* Argument checks shared by every request. A NULL create info is a
  * programming error, but it is also a rejected request, so it is counted
  * before the critical. */
@@ -255,45 +240,6 @@ psc_cache_finalize (GObject *object)
 }
 
 static void
-psc_cache_read_stats (PscCache *self,
-                      PscStats *stats)
-{
-  PscCoreStats core_stats;
-
-  if (self->core == NULL)
-    {
-      memset (stats, 0, sizeof *stats);
-      return;
-    }
-  psc_core_get_stats (self->core, &core_stats);
-  memcpy (stats, &core_stats, sizeof *stats);
-}
-
-static guint64
-psc_stats_total (const PscStats *stats,
-                 PscCounter      counter)
-{
-  guint64 total = 0;
-
-  for (guint k = 0; k < PSC_OBJECT_KIND_COUNT; k++)
-    {
-      const PscKindStats *ks = &stats->kinds[k];
-
-      switch (counter)
-        {
-        case PSC_COUNTER_HITS: total += ks->hits; break;
-        case PSC_COUNTER_MISSES: total += ks->misses; break;
-        case PSC_COUNTER_CREATIONS: total += ks->creations; break;
-        case PSC_COUNTER_CREATION_NS: total += ks->creation_ns; break;
-        case PSC_COUNTER_ENTRIES: total += ks->entries; break;
-        case PSC_COUNTER_HOST_BYTES: total += ks->host_bytes; break;
-        default: break;
-        }
-    }
-  return total;
-}
-
-static void
 psc_cache_get_property (GObject    *object,
                         guint       prop_id,
                         GValue     *value,
@@ -301,7 +247,6 @@ psc_cache_get_property (GObject    *object,
 {
   PscCache *self = PSC_CACHE (object);
   PscStats stats;
-  guint64 total = 0;
 
   switch (prop_id)
     {
@@ -321,48 +266,38 @@ psc_cache_get_property (GObject    *object,
       break;
     }
 
-  psc_cache_read_stats (self, &stats);
+  psc_stats_read (&stats, self->core);
   switch (prop_id)
     {
     case PROP_HITS:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_HITS));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_HITS));
       break;
     case PROP_MISSES:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_MISSES));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_MISSES));
       break;
     case PROP_CREATIONS:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_CREATIONS));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_CREATIONS));
       break;
     case PROP_CREATION_TIME_NS:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_CREATION_NS));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_CREATION_NS));
       break;
     case PROP_ENTRIES:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_ENTRIES));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_ENTRIES));
       break;
     case PROP_HOST_BYTES:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_HOST_BYTES));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_HOST_BYTES));
       break;
     case PROP_CAPACITY_FAILURES:
-      g_value_set_uint64 (value, stats.capacity_failures);
+      g_value_set_uint64 (value, psc_stats_get_capacity_failures (&stats));
       break;
     case PROP_REJECTED:
-      for (guint i = 0; i < PSC_REJECT_REASON_COUNT; i++)
-        total += stats.rejected[i];
-      g_value_set_uint64 (value, total);
+      g_value_set_uint64 (value, psc_stats_get_rejected_total (&stats));
       break;
-    case PROP_JOBS_QUEUED: g_value_set_uint64 (value, stats.async.queued); break;
-    case PROP_JOBS_IN_FLIGHT: g_value_set_uint64 (value, stats.async.in_flight); break;
-    case PROP_JOBS_COMPLETED: g_value_set_uint64 (value, stats.async.completed); break;
-    case PROP_JOBS_FAILED: g_value_set_uint64 (value, stats.async.failed); break;
-    case PROP_STALE_DISCARDS: g_value_set_uint64 (value, stats.async.stale_discards); break;
-    case PROP_WAITERS_SERVED: g_value_set_uint64 (value, stats.async.waiters_served); break;
-    case PROP_OVERFLOW_FALLBACKS: g_value_set_uint64 (value, stats.async.overflow_fallbacks); break;
-    case PROP_OVERFLOW_SKIPS: g_value_set_uint64 (value, stats.async.overflow_skips); break;
-    case PROP_EVICTIONS: g_value_set_uint64 (value, stats.async.evictions); break;
-    case PROP_RETIREMENTS_PENDING: g_value_set_uint64 (value, stats.async.retirements_pending); break;
-    case PROP_OWNER_WAIT_NS: g_value_set_uint64 (value, stats.async.owner_wait_ns); break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (prop_id >= PROP_JOBS_QUEUED && prop_id <= PROP_OWNER_WAIT_NS)
+        g_value_set_uint64 (value, psc_stats_get_async (&stats, async_props[prop_id - PROP_JOBS_QUEUED]));
+      else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -1417,20 +1352,25 @@ psc_cache_unpin (PscCache      *self,
 /**
  * psc_cache_get_stats:
  * @self: a cache
- * @stats: (out caller-allocates): return location for the counters
  *
- * Copies the cache's counters. May be called from any thread; the counters
- * are read one by one, so a snapshot taken while the owner thread works may
- * mix values from two instants.
+ * Takes a snapshot of the cache's counters. Any thread may call it: the
+ * counters are published with atomics and read one by one, so a snapshot
+ * taken while the owner thread works may mix values from two instants
+ * (except that a compile job is counted in at most one of the queued,
+ * in-flight and unpublished gauges). The snapshot never changes afterwards.
+ * A cache that was never initialized (or is closed) still answers: with
+ * zeros (or the counters at close).
+ *
+ * Returns: (transfer full): a new snapshot
+ *
+ * Since: 0.1
  */
-void
-psc_cache_get_stats (PscCache *self,
-                     PscStats *stats)
+PscStats *
+psc_cache_get_stats (PscCache *self)
 {
-  g_return_if_fail (PSC_IS_CACHE (self));
-  g_return_if_fail (stats != NULL);
+  g_return_val_if_fail (PSC_IS_CACHE (self), NULL);
 
-  psc_cache_read_stats (self, stats);
+  return psc_stats_new_snapshot (self->core);
 }
 
 /**
@@ -1439,9 +1379,14 @@ psc_cache_get_stats (PscCache *self,
  * @kind: an object kind
  * @counter: a counter
  *
- * Reads one counter of one object kind. May be called from any thread.
+ * Reads one counter of one object kind, like
+ * [method@Psc.Stats.get_counter] on a new snapshot but without allocating
+ * one. Any thread may call it.
  *
- * Returns: the counter's value
+ * Returns: the counter's value; 0 (and a critical) for a kind or counter
+ *   this version of the library does not know
+ *
+ * Since: 0.1
  */
 guint64
 psc_cache_get_counter (PscCache      *self,
@@ -1449,22 +1394,9 @@ psc_cache_get_counter (PscCache      *self,
                        PscCounter     counter)
 {
   PscStats stats;
-  const PscKindStats *ks;
 
   g_return_val_if_fail (PSC_IS_CACHE (self), 0);
-  g_return_val_if_fail ((guint) kind < PSC_OBJECT_KIND_COUNT, 0);
-  g_return_val_if_fail ((guint) counter <= PSC_COUNTER_HOST_BYTES, 0);
 
-  psc_cache_read_stats (self, &stats);
-  ks = &stats.kinds[kind];
-  switch (counter)
-    {
-    case PSC_COUNTER_HITS: return ks->hits;
-    case PSC_COUNTER_MISSES: return ks->misses;
-    case PSC_COUNTER_CREATIONS: return ks->creations;
-    case PSC_COUNTER_CREATION_NS: return ks->creation_ns;
-    case PSC_COUNTER_ENTRIES: return ks->entries;
-    case PSC_COUNTER_HOST_BYTES: return ks->host_bytes;
-    default: return 0;
-    }
+  psc_stats_read (&stats, self->core);
+  return psc_stats_get_counter (&stats, kind, counter);
 }

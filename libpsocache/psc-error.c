@@ -23,8 +23,8 @@ static const GDBusErrorEntry psc_error_entries[] = {
   { PSC_ERROR_CLOSED, "io.github.psocache.Error.Closed" },
   { PSC_ERROR_DISCARDED, "io.github.psocache.Error.Discarded" },
 };
-G_STATIC_ASSERT (G_N_ELEMENTS (psc_error_entries) == PSC_REJECT_REASON_COUNT);
-G_STATIC_ASSERT (PSC_REJECT_REASON_COUNT == PSC_STATUS_COUNT);
+G_STATIC_ASSERT (G_N_ELEMENTS (psc_error_entries) == PSC_STATUS_COUNT);
+G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_ERROR_DISCARDED + 1);
 
 void
 psc_i18n_init (void)

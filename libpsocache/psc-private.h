@@ -50,6 +50,19 @@ G_GNUC_INTERNAL PscCache *psc_cache_new_internal (PscDevice               *devic
                                                  const PscCoreTestHooks  *hooks,
                                                  GError                 **error);
 
+/* psc-stats.c. A snapshot is a copy of the core's counters (the core reads
+ * them with atomics, from any thread). psc-cache.c also fills one on the
+ * stack for the counter properties. */
+struct _PscStats
+{
+  PscCoreStats core;
+};
+/* Reads @core's counters into @self (zeros when @core is NULL: a cache that
+ * was never initialized). Any thread. */
+G_GNUC_INTERNAL void psc_stats_read (PscStats *self, PscCore *core);
+/* A new snapshot (reference count 1) of @core's counters. Any thread. */
+G_GNUC_INTERNAL PscStats *psc_stats_new_snapshot (PscCore *core);
+
 /* psc-cache.c accessors for psc-cache-async.c. */
 G_GNUC_INTERNAL PscCore *psc_cache_get_core (PscCache *self);
 G_GNUC_INTERNAL GPtrArray *psc_cache_get_pending (PscCache *self);

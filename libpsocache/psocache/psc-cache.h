@@ -12,6 +12,7 @@
 #include <vulkan/vulkan.h>
 #include <psocache/psc-macros.h>
 #include <psocache/psc-device.h>
+#include <psocache/psc-stats.h>
 
 G_BEGIN_DECLS
 
@@ -44,145 +45,6 @@ typedef enum { /*< flags >*/
   PSC_CACHE_FLAGS_NONE = 0,
   PSC_CACHE_FLAGS_PASS_THROUGH = 1 << 0,
 } PscCacheFlags;
-
-/**
- * PscObjectKind:
- * @PSC_OBJECT_KIND_SAMPLER: `VkSampler`
- * @PSC_OBJECT_KIND_DESCRIPTOR_SET_LAYOUT: `VkDescriptorSetLayout`
- * @PSC_OBJECT_KIND_PIPELINE_LAYOUT: `VkPipelineLayout`
- * @PSC_OBJECT_KIND_RENDER_PASS: compatibility `VkRenderPass`
- * @PSC_OBJECT_KIND_GRAPHICS_PIPELINE: graphics `VkPipeline`
- * @PSC_OBJECT_KIND_COMPUTE_PIPELINE: compute `VkPipeline`
- * @PSC_OBJECT_KIND_SHADER_MODULE: `VkShaderModule` registered by SPIR-V
- * @PSC_OBJECT_KIND_COUNT: the number of kinds
- *
- * The kinds of object a cache owns.
- */
-typedef enum {
-  PSC_OBJECT_KIND_SAMPLER,
-  PSC_OBJECT_KIND_DESCRIPTOR_SET_LAYOUT,
-  PSC_OBJECT_KIND_PIPELINE_LAYOUT,
-  PSC_OBJECT_KIND_RENDER_PASS,
-  PSC_OBJECT_KIND_GRAPHICS_PIPELINE,
-  PSC_OBJECT_KIND_COMPUTE_PIPELINE,
-  PSC_OBJECT_KIND_SHADER_MODULE,
-  PSC_OBJECT_KIND_COUNT,
-} PscObjectKind;
-
-/**
- * PscCounter:
- * @PSC_COUNTER_HITS: requests answered with an existing object
- * @PSC_COUNTER_MISSES: requests that found no Ready object (a request for a
- *   key that is still compiling is a miss too; it queues no second job)
- * @PSC_COUNTER_CREATIONS: objects created through the driver
- * @PSC_COUNTER_CREATION_NS: nanoseconds spent in the driver creating objects
- * @PSC_COUNTER_ENTRIES: objects held now
- * @PSC_COUNTER_HOST_BYTES: host bytes held for these objects' keys and entries
- *
- * Per-kind counters, read with [method@Psc.Cache.get_counter].
- */
-typedef enum {
-  PSC_COUNTER_HITS,
-  PSC_COUNTER_MISSES,
-  PSC_COUNTER_CREATIONS,
-  PSC_COUNTER_CREATION_NS,
-  PSC_COUNTER_ENTRIES,
-  PSC_COUNTER_HOST_BYTES,
-} PscCounter;
-
-/**
- * PSC_REJECT_REASON_COUNT:
- *
- * The number of [error@Psc.Error] codes; [struct@Psc.Stats]'s `rejected`
- * array is indexed by error code.
- */
-#define PSC_REJECT_REASON_COUNT 11
-
-/**
- * PscKindStats:
- * @hits: see %PSC_COUNTER_HITS
- * @misses: see %PSC_COUNTER_MISSES
- * @creations: see %PSC_COUNTER_CREATIONS
- * @creation_ns: see %PSC_COUNTER_CREATION_NS
- * @entries: see %PSC_COUNTER_ENTRIES
- * @host_bytes: see %PSC_COUNTER_HOST_BYTES
- *
- * Counters of one object kind.
- */
-typedef struct {
-  guint64 hits;
-  guint64 misses;
-  guint64 creations;
-  guint64 creation_ns;
-  guint64 entries;
-  guint64 host_bytes;
-} PscKindStats;
-
-/**
- * PscAsyncStats:
- * @queued: compile jobs waiting for a worker now
- * @in_flight: compile jobs being compiled now
- * @completed: asynchronous compiles published as Ready
- * @failed: compiles that failed (the entry became Failed)
- * @stale_discards: worker results discarded because their request was
- *   superseded (hot reload, or a synchronous request created it first)
- * @waiters_served: completion callbacks called
- * @overflow_fallbacks: critical requests created synchronously because a
- *   queue was full
- * @overflow_skips: non-critical requests refused with %PSC_ERROR_QUEUE_FULL
- * @evictions: idle pipelines evicted
- * @retirements_pending: retired handles waiting for the GPU timeline
- * @retired: retired handles destroyed
- * @owner_wait_ns: nanoseconds the owner thread spent creating pipelines
- *   synchronously (requests with %PSC_MISS_POLICY_WAIT)
- * @fallbacks_returned: requests answered with a registered fallback
- * @stale_returned: requests answered with a previous generation's pipeline
- * @unpublished: compiles finished by workers and not yet published (the
- *   next [method@Psc.Cache.begin_frame] publishes them, within its time
- *   budget)
- *
- * Asynchronous-compilation counters, part of [struct@Psc.Stats]. In one
- * snapshot a job is counted in at most one of @queued, @in_flight and
- * @unpublished, so their sum never exceeds the job capacity.
- */
-typedef struct {
-  guint64 queued;
-  guint64 in_flight;
-  guint64 completed;
-  guint64 failed;
-  guint64 stale_discards;
-  guint64 waiters_served;
-  guint64 overflow_fallbacks;
-  guint64 overflow_skips;
-  guint64 evictions;
-  guint64 retirements_pending;
-  guint64 retired;
-  guint64 owner_wait_ns;
-  guint64 fallbacks_returned;
-  guint64 stale_returned;
-  guint64 unpublished;
-} PscAsyncStats;
-
-/**
- * PscStats:
- * @kinds: (array fixed-size=7): counters per [enum@Psc.ObjectKind], indexed by
- *   kind (%PSC_OBJECT_KIND_COUNT entries)
- * @capacity_failures: requests refused because a collision bucket (distinct
- *   keys sharing one full 64-bit hash) was full
- * @rejected: failed requests, indexed by [error@Psc.Error] code
- * @frame: the frame last given to [method@Psc.Cache.begin_frame]
- * @async: asynchronous-compilation counters
- *
- * A snapshot of a cache's counters. Counters are published with atomics: any
- * thread may read them without touching the owner thread's state.
- */
-typedef struct {
-  PscKindStats kinds[PSC_OBJECT_KIND_COUNT];
-  guint64 capacity_failures;
-  guint64 rejected[PSC_REJECT_REASON_COUNT];
-  guint64 frame;
-  PscAsyncStats async;
-} PscStats;
 
 /**
  * PSC_BORROW_FRAMES:
@@ -437,7 +299,7 @@ gboolean psc_cache_unpin (PscCache *self, VkObjectType type, guint64 handle,
 
 /* Counters */
 PSC_AVAILABLE_IN_ALL
-void psc_cache_get_stats (PscCache *self, PscStats *stats);
+PscStats *psc_cache_get_stats (PscCache *self);
 PSC_AVAILABLE_IN_ALL
 guint64 psc_cache_get_counter (PscCache *self, PscObjectKind kind,
                                PscCounter counter);

@@ -53,10 +53,9 @@ assert_psc_error (GError     *error,
 static guint64
 rejected (PscError code)
 {
-  PscStats stats;
+  g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
 
-  psc_cache_get_stats (cache, &stats);
-  return stats.rejected[code];
+  return psc_stats_get_rejected (stats, code);
 }
 
 static VkComputePipelineCreateInfo
@@ -372,7 +371,6 @@ test_cache_bad_self (void)
   VkSamplerCreateInfo sampler = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO };
   VkComputePipelineCreateInfo compute = compute_info (module, layout);
   g_autoptr(GBytes) bytes = g_bytes_new_static (psc_test_comp_spirv, sizeof psc_test_comp_spirv);
-  PscStats stats;
   GError *error = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
@@ -414,7 +412,7 @@ test_cache_bad_self (void)
       psc_cache_begin_frame (c, 1, 0);
       g_test_assert_expected_messages ();
       EXPECT_CRITICAL ("*PSC_IS_CACHE*");
-      psc_cache_get_stats (c, &stats);
+      g_assert_null (psc_cache_get_stats (c));
       g_test_assert_expected_messages ();
     }
 
@@ -453,11 +451,8 @@ test_cache_null_info (void)
   g_assert_no_error (error);
   g_assert_cmpuint (rejected (PSC_ERROR_INVALID_ARGUMENT), ==, before + n);
 
-  EXPECT_CRITICAL ("*stats != NULL*");
-  psc_cache_get_stats (cache, NULL);
-  g_test_assert_expected_messages ();
   EXPECT_CRITICAL ("*kind*");
-  g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_COUNT, PSC_COUNTER_HITS), ==, 0);
+  g_assert_cmpuint (psc_cache_get_counter (cache, (PscObjectKind) 99, PSC_COUNTER_HITS), ==, 0);
   g_test_assert_expected_messages ();
   EXPECT_CRITICAL ("*counter*");
   g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_SAMPLER, (PscCounter) 99), ==, 0);
@@ -704,7 +699,7 @@ wrong_thread_main (gpointer data)
   g_autoptr(GBytes) bytes = g_bytes_new_static (psc_test_comp_spirv, sizeof psc_test_comp_spirv);
   guint64 before = rejected (PSC_ERROR_WRONG_THREAD);
   GError *error = NULL;
-  PscStats stats;
+  g_autoptr(PscStats) stats = NULL;
   guint n = 0;
 
 #define CHECK_WRONG_THREAD(expr, expected) \
@@ -734,9 +729,9 @@ wrong_thread_main (gpointer data)
   g_test_assert_expected_messages ();
 
   /* Counters are readable from any thread. */
-  psc_cache_get_stats (cache, &stats);
-  g_assert_cmpuint (stats.rejected[PSC_ERROR_WRONG_THREAD], ==, before + n);
-  g_assert_cmpuint (stats.frame, <, 1000);
+  stats = psc_cache_get_stats (cache);
+  g_assert_cmpuint (psc_stats_get_rejected (stats, PSC_ERROR_WRONG_THREAD), ==, before + n);
+  g_assert_cmpuint (psc_stats_get_frame (stats), <, 1000);
   g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_ENTRIES), >=, 1);
 
   return NULL;
@@ -789,6 +784,225 @@ test_cache_valid_requests (void)
   g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS), ==, 1);
   g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_ENTRIES), ==, 1);
   psc_cache_begin_frame (cache, 2, 0);
+}
+
+/* Counters: PscStats ------------------------------------------------------ */
+
+/* The stable dictionary names are the enumerations' nicks. */
+static void
+assert_dictionary_value (GVariant   *dict,
+                         const char *name,
+                         guint64     expected)
+{
+  g_autoptr(GVariant) v = g_variant_lookup_value (dict, name, NULL);
+
+  if (v == NULL)
+    g_error ("psc_stats_to_variant has no \"%s\"", name);
+  g_assert_cmpstr (g_variant_get_type_string (v), ==, "t");
+  g_assert_cmpuint (g_variant_get_uint64 (v), ==, expected);
+}
+
+static void
+test_stats_snapshot (void)
+{
+  g_autoptr(PscStats) before = psc_cache_get_stats (cache);
+  g_autoptr(PscStats) after = NULL;
+  PscStats *copy;
+  guint64 frame = psc_stats_get_frame (before);
+
+  g_assert_nonnull (before);
+  g_assert_true (G_TYPE_IS_BOXED (PSC_TYPE_STATS));
+  /* Immutable: a later frame shows in a new snapshot only. */
+  psc_cache_begin_frame (cache, frame + 1, 0);
+  after = psc_cache_get_stats (cache);
+  g_assert_cmpuint (psc_stats_get_frame (before), ==, frame);
+  g_assert_cmpuint (psc_stats_get_frame (after), ==, frame + 1);
+  /* Reference counted: a boxed copy is the same snapshot. */
+  copy = g_boxed_copy (PSC_TYPE_STATS, before);
+  g_assert_true (copy == before);
+  g_boxed_free (PSC_TYPE_STATS, copy);
+  g_assert_true (psc_stats_ref (before) == before);
+  psc_stats_unref (before);
+  g_assert_cmpuint (psc_stats_get_frame (before), ==, frame);
+
+  /* The getters read what the cache counts. */
+  g_assert_cmpuint (psc_stats_get_counter (after, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_ENTRIES), ==,
+                    psc_cache_get_counter (cache, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_ENTRIES));
+  g_assert_cmpuint (psc_stats_get_counter (after, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_ENTRIES), >=, 1);
+  g_assert_cmpuint (psc_stats_get_total (after, PSC_COUNTER_CREATIONS), ==,
+                    psc_stats_get_counter (after, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_CREATIONS) +
+                    psc_stats_get_counter (after, PSC_OBJECT_KIND_DESCRIPTOR_SET_LAYOUT, PSC_COUNTER_CREATIONS) +
+                    psc_stats_get_counter (after, PSC_OBJECT_KIND_PIPELINE_LAYOUT, PSC_COUNTER_CREATIONS) +
+                    psc_stats_get_counter (after, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS) +
+                    psc_stats_get_counter (after, PSC_OBJECT_KIND_SAMPLER, PSC_COUNTER_CREATIONS) +
+                    psc_stats_get_counter (after, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_CREATIONS) +
+                    psc_stats_get_counter (after, PSC_OBJECT_KIND_RENDER_PASS, PSC_COUNTER_CREATIONS));
+  {
+    g_autoptr(GObject) as_object = G_OBJECT (g_object_ref (cache));
+    guint64 hits = 0, rejected_total = 0;
+
+    g_object_get (as_object, "hits", &hits, "rejected", &rejected_total, NULL);
+    g_assert_cmpuint (hits, ==, psc_stats_get_total (after, PSC_COUNTER_HITS));
+    g_assert_cmpuint (rejected_total, ==, psc_stats_get_rejected_total (after));
+  }
+}
+
+/* Known work on a fresh cache, with a distinct value for each counter, so a
+ * getter that read the wrong field would fail. */
+static void
+test_stats_counts (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscCache) c = psc_cache_new (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &error);
+  g_autoptr(PscStats) stats = NULL;
+  g_autoptr(GVariant) dict = NULL;
+  static const guint32 zeros[16];
+  guint32 variant[G_N_ELEMENTS (psc_test_comp_spirv)];
+  VkShaderModule a = VK_NULL_HANDLE, b;
+
+  g_assert_no_error (error);
+  psc_cache_begin_frame (c, 7, 0);
+  /* Variant b: another generator word, the same shader (as the Python
+   * tests do). */
+  memcpy (variant, psc_test_comp_spirv, sizeof variant);
+  variant[2] ^= 0x00010000u;
+  for (int i = 0; i < 4; i++)
+    a = psc_cache_register_shader (c, psc_test_comp_spirv, sizeof psc_test_comp_spirv, &error);
+  g_assert_no_error (error);
+  b = psc_cache_register_shader (c, variant, sizeof variant, &error);
+  g_assert_no_error (error);
+  g_assert_true (a != b);
+  g_assert_true (psc_cache_release_shader (c, b, &error));
+  for (int i = 0; i < 2; i++)
+    {
+      g_assert_true (psc_cache_register_shader (c, zeros, sizeof zeros, &error) == VK_NULL_HANDLE);
+      g_clear_error (&error);
+    }
+  g_assert_false (psc_cache_release_shader (c, foreign_module, &error));
+  g_clear_error (&error);
+
+  stats = psc_cache_get_stats (c);
+  g_assert_cmpuint (psc_stats_get_counter (stats, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_HITS), ==, 3);
+  g_assert_cmpuint (psc_stats_get_counter (stats, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_MISSES), ==, 2);
+  g_assert_cmpuint (psc_stats_get_counter (stats, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_CREATIONS), ==, 2);
+  g_assert_cmpuint (psc_stats_get_counter (stats, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_ENTRIES), ==, 1);
+  g_assert_cmpuint (psc_stats_get_counter (stats, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_CREATION_NS), >, 0);
+  g_assert_cmpuint (psc_stats_get_counter (stats, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_HOST_BYTES), >,
+                    sizeof psc_test_comp_spirv);
+  g_assert_cmpuint (psc_stats_get_counter (stats, PSC_OBJECT_KIND_SAMPLER, PSC_COUNTER_ENTRIES), ==, 0);
+  g_assert_cmpuint (psc_stats_get_total (stats, PSC_COUNTER_HITS), ==, 3);
+  g_assert_cmpuint (psc_stats_get_total (stats, PSC_COUNTER_ENTRIES), ==, 1);
+  g_assert_cmpuint (psc_stats_get_rejected (stats, PSC_ERROR_INVALID_ARGUMENT), ==, 2);
+  g_assert_cmpuint (psc_stats_get_rejected (stats, PSC_ERROR_FOREIGN_HANDLE), ==, 1);
+  g_assert_cmpuint (psc_stats_get_rejected (stats, PSC_ERROR_CAPACITY), ==, 0);
+  g_assert_cmpuint (psc_stats_get_rejected_total (stats), ==, 3);
+  g_assert_cmpuint (psc_stats_get_capacity_failures (stats), ==, 0);
+  g_assert_cmpuint (psc_stats_get_frame (stats), ==, 7);
+  for (int i = 0; i <= PSC_ASYNC_COUNTER_UNPUBLISHED; i++)
+    g_assert_cmpuint (psc_stats_get_async (stats, (PscAsyncCounter) i), ==, 0);
+
+  dict = psc_stats_to_variant (stats);
+  assert_dictionary_value (dict, "shader-module.hits", 3);
+  assert_dictionary_value (dict, "shader-module.misses", 2);
+  assert_dictionary_value (dict, "shader-module.creations", 2);
+  assert_dictionary_value (dict, "shader-module.entries", 1);
+  assert_dictionary_value (dict, "rejected.invalid-argument", 2);
+  assert_dictionary_value (dict, "rejected.foreign-handle", 1);
+  assert_dictionary_value (dict, "frame", 7);
+  assert_dictionary_value (dict, "capacity-failures", 0);
+}
+
+/* Unknown enumeration values (from a newer header, or garbage): a critical
+ * and 0, never a read out of bounds. */
+static void
+test_stats_bad_args (void)
+{
+  g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
+
+  EXPECT_CRITICAL ("*kind*");
+  g_assert_cmpuint (psc_stats_get_counter (stats, (PscObjectKind) 7, PSC_COUNTER_HITS), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*counter*");
+  g_assert_cmpuint (psc_stats_get_counter (stats, PSC_OBJECT_KIND_SAMPLER, (PscCounter) 6), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*counter*");
+  g_assert_cmpuint (psc_stats_get_total (stats, (PscCounter) -1), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*code*");
+  g_assert_cmpuint (psc_stats_get_rejected (stats, (PscError) (PSC_ERROR_DISCARDED + 1)), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*counter*");
+  g_assert_cmpuint (psc_stats_get_async (stats, (PscAsyncCounter) (PSC_ASYNC_COUNTER_UNPUBLISHED + 1)), ==, 0);
+  g_test_assert_expected_messages ();
+
+  EXPECT_CRITICAL ("*self != NULL*");
+  g_assert_cmpuint (psc_stats_get_frame (NULL), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*self != NULL*");
+  g_assert_null (psc_stats_to_variant (NULL));
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*self != NULL*");
+  psc_stats_unref (NULL);
+  g_test_assert_expected_messages ();
+}
+
+/* psc_stats_to_variant: every counter once, as 't', under the documented
+ * name, with the getters' value. */
+static void
+test_stats_variant (void)
+{
+  g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
+  g_autoptr(GVariant) dict = psc_stats_to_variant (stats);
+  g_autoptr(GEnumClass) kinds = g_type_class_ref (PSC_TYPE_OBJECT_KIND);
+  g_autoptr(GEnumClass) counters = g_type_class_ref (PSC_TYPE_COUNTER);
+  g_autoptr(GEnumClass) errors = g_type_class_ref (PSC_TYPE_ERROR);
+  g_autoptr(GEnumClass) async = g_type_class_ref (PSC_TYPE_ASYNC_COUNTER);
+
+  g_assert_false (g_variant_is_floating (dict));
+  g_assert_cmpstr (g_variant_get_type_string (dict), ==, "a{sv}");
+  g_assert_cmpuint (g_variant_n_children (dict), ==,
+                    kinds->n_values * counters->n_values + errors->n_values + async->n_values + 2);
+
+  for (guint k = 0; k < kinds->n_values; k++)
+    {
+      /* kinds are numbered from 0 without gaps (tests iterate 0 .. n - 1) */
+      g_assert_cmpint (kinds->values[k].value, ==, (gint) k);
+      for (guint c = 0; c < counters->n_values; c++)
+        {
+          g_autofree char *name = g_strconcat (kinds->values[k].value_nick, ".",
+                                               counters->values[c].value_nick, NULL);
+          assert_dictionary_value (dict, name,
+                                   psc_stats_get_counter (stats, kinds->values[k].value,
+                                                          counters->values[c].value));
+        }
+    }
+  for (guint e = 0; e < errors->n_values; e++)
+    {
+      g_autofree char *name = g_strconcat ("rejected.", errors->values[e].value_nick, NULL);
+      assert_dictionary_value (dict, name, psc_stats_get_rejected (stats, errors->values[e].value));
+    }
+  for (guint a = 0; a < async->n_values; a++)
+    {
+      g_autofree char *name = g_strconcat ("async.", async->values[a].value_nick, NULL);
+      assert_dictionary_value (dict, name, psc_stats_get_async (stats, async->values[a].value));
+    }
+  assert_dictionary_value (dict, "capacity-failures", psc_stats_get_capacity_failures (stats));
+  assert_dictionary_value (dict, "frame", psc_stats_get_frame (stats));
+
+  /* A few names spelled out, as docs/statistics.md documents them. */
+  assert_dictionary_value (dict, "shader-module.entries",
+                           psc_stats_get_counter (stats, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_ENTRIES));
+  assert_dictionary_value (dict, "graphics-pipeline.hits",
+                           psc_stats_get_counter (stats, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_HITS));
+  assert_dictionary_value (dict, "descriptor-set-layout.host-bytes",
+                           psc_stats_get_counter (stats, PSC_OBJECT_KIND_DESCRIPTOR_SET_LAYOUT,
+                                                  PSC_COUNTER_HOST_BYTES));
+  assert_dictionary_value (dict, "rejected.queue-full", psc_stats_get_rejected (stats, PSC_ERROR_QUEUE_FULL));
+  assert_dictionary_value (dict, "rejected.invalid-argument",
+                           psc_stats_get_rejected (stats, PSC_ERROR_INVALID_ARGUMENT));
+  assert_dictionary_value (dict, "async.in-flight", psc_stats_get_async (stats, PSC_ASYNC_COUNTER_IN_FLIGHT));
+  assert_dictionary_value (dict, "async.owner-wait-ns",
+                           psc_stats_get_async (stats, PSC_ASYNC_COUNTER_OWNER_WAIT_NS));
 }
 
 /* Setup ------------------------------------------------------------------ */
@@ -936,6 +1150,10 @@ main (int    argc,
   g_test_add_func ("/api/cache/bad-spirv", test_cache_bad_spirv);
   g_test_add_func ("/api/cache/wrong-thread", test_cache_wrong_thread);
   g_test_add_func ("/api/cache/valid-requests", test_cache_valid_requests);
+  g_test_add_func ("/api/stats/snapshot", test_stats_snapshot);
+  g_test_add_func ("/api/stats/counts", test_stats_counts);
+  g_test_add_func ("/api/stats/bad-args", test_stats_bad_args);
+  g_test_add_func ("/api/stats/variant", test_stats_variant);
 
   ret = g_test_run ();
 

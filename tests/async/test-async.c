@@ -80,12 +80,41 @@ next_frame (Fixture *f)
   psc_cache_begin_frame (f->cache, f->frame, f->frame - 1);
 }
 
-static PscStats
+static PscStats *
 stats (PscCache *cache)
 {
-  PscStats s;
-  psc_cache_get_stats (cache, &s);
-  return s;
+  return psc_cache_get_stats (cache);
+}
+
+/* A new snapshot in *s (the old one dropped). */
+static void
+restat (PscStats **s, PscCache *cache)
+{
+  g_clear_pointer (s, psc_stats_unref);
+  *s = psc_cache_get_stats (cache);
+}
+
+static guint64
+async_count (PscCache *cache, PscAsyncCounter counter)
+{
+  g_autoptr(PscStats) s = psc_cache_get_stats (cache);
+  return psc_stats_get_async (s, counter);
+}
+
+static guint64
+kind_count (PscCache *cache, PscObjectKind kind, PscCounter counter)
+{
+  return psc_cache_get_counter (cache, kind, counter);
+}
+
+/* No job queued, compiling or waiting to be published. */
+static gboolean
+async_idle (PscCache *cache)
+{
+  g_autoptr(PscStats) s = psc_cache_get_stats (cache);
+  return psc_stats_get_async (s, PSC_ASYNC_COUNTER_QUEUED) == 0 &&
+         psc_stats_get_async (s, PSC_ASYNC_COUNTER_IN_FLIGHT) == 0 &&
+         psc_stats_get_async (s, PSC_ASYNC_COUNTER_UNPUBLISHED) == 0;
 }
 
 /* Pumps frames until no job is queued or running and every completion was
@@ -96,8 +125,7 @@ pump_idle (Fixture *f)
   for (int i = 0; i < 20000; i++)
     {
       next_frame (f);
-      PscStats s = stats (f->cache);
-      if (s.async.queued == 0 && s.async.in_flight == 0 && s.async.unpublished == 0)
+      if (async_idle (f->cache))
         {
           /* Waiters of the last publication run in this pump already; one
            * more frame changes nothing but is cheap. */
@@ -161,14 +189,14 @@ test_duplicates (void)
       g_assert_true (p == VK_NULL_HANDLE);
       g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_PENDING);
     }
-  PscStats s = stats (f.cache);
+  g_autoptr(PscStats) s = stats (f.cache);
   /* Five misses (none found a Ready pipeline)... */
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].misses, ==, 5);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].hits, ==, 0);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries, ==, 1);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_MISSES), ==, 5);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_HITS), ==, 0);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_ENTRIES), ==, 1);
   /* ...but exactly one job: queued, running or done. */
-  g_assert_cmpuint (s.async.queued + s.async.in_flight + s.async.completed, <=, 1);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, 0);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_QUEUED) + psc_stats_get_async (s, PSC_ASYNC_COUNTER_IN_FLIGHT) + psc_stats_get_async (s, PSC_ASYNC_COUNTER_COMPLETED), <=, 1);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS), ==, 0);
 
   pump_idle (&f);
   VkPipeline first = w[0].pipeline;
@@ -179,10 +207,10 @@ test_duplicates (void)
       g_assert_true (w[i].pipeline == first);
       g_assert_cmpint (w[i].result, ==, VK_SUCCESS);
     }
-  s = stats (f.cache);
-  g_assert_cmpuint (s.async.completed, ==, 1);
-  g_assert_cmpuint (s.async.waiters_served, ==, 5);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, 1);
+  restat (&s, f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_COMPLETED), ==, 1);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_WAITERS_SERVED), ==, 5);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS), ==, 1);
 
   /* Now Ready: returned directly, no callback. */
   Waiter late = { 0 };
@@ -220,8 +248,8 @@ test_failure (void)
       g_assert_true (w[i].pipeline == VK_NULL_HANDLE);
       g_assert_cmpint (w[i].result, ==, VK_ERROR_OUT_OF_DEVICE_MEMORY);
     }
-  PscStats s = stats (f.cache);
-  g_assert_cmpuint (s.async.failed, ==, 1);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_FAILED), ==, 1);
 
   /* Failed: later requests fail at once with the VkResult, no new job. */
   g_autoptr(GError) error = NULL;
@@ -236,7 +264,7 @@ test_failure (void)
   g_clear_error (&error);
   next_frame (&f);
   g_assert_cmpint (again.calls, ==, 0);
-  g_assert_cmpuint (stats (f.cache).async.failed, ==, 1);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_FAILED), ==, 1);
 
   /* The documented retry: clear failures, then it compiles. */
   psc_cache_clear_failures (f.cache);
@@ -267,16 +295,16 @@ test_wait_on_compiling (void)
   g_assert_no_error (error);
   g_assert_true (p != VK_NULL_HANDLE);
   g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_READY);
-  g_assert_cmpuint (stats (f.cache).async.owner_wait_ns, >, 0);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_OWNER_WAIT_NS), >, 0);
   /* The waiter gets that pipeline at the next pump... */
   next_frame (&f);
   g_assert_cmpint (w.calls, ==, 1);
   g_assert_true (w.pipeline == p);
   /* ...and the worker's result is discarded, never published. */
   pump_idle (&f);
-  PscStats s = stats (f.cache);
-  g_assert_cmpuint (s.async.stale_discards, ==, 1);
-  g_assert_cmpuint (s.async.completed, ==, 0);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_STALE_DISCARDS), ==, 1);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_COMPLETED), ==, 0);
   g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, NULL) == p);
   g_assert_cmpint (w.calls, ==, 1);
   fixture_finish (&f);
@@ -349,8 +377,8 @@ test_hot_reload (void)
   g_assert_true (doomed.pipeline == VK_NULL_HANDLE);
   g_assert_cmpint (doomed.result, ==, VK_INCOMPLETE);
   pump_idle (&f);
-  g_assert_cmpuint (stats (f.cache).async.stale_discards, ==, 1);
-  g_assert_cmpuint (stats (f.cache).async.completed, ==, 0);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_STALE_DISCARDS), ==, 1);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_COMPLETED), ==, 0);
 
   /* 2. A Ready generation-1 pipeline, then reload again: until generation 2
    *    is Ready a request gets generation 1, flagged stale, and it stays
@@ -383,15 +411,15 @@ test_hot_reload (void)
   /* p1 was retired when p2 was published, but not destroyed: the GPU has not
    * passed its frame. The validation layer would report its destruction
    * while the submission is pending. */
-  PscStats s = stats (f.cache);
-  g_assert_cmpuint (s.async.retirements_pending, >=, 1);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING), >=, 1);
   finish_submission (f.h, &sub);
   /* Now the GPU passed it (and the borrowed window). */
   f.frame += PSC_BORROW_FRAMES + 1;
   psc_cache_begin_frame (f.cache, f.frame, f.frame - 1);
-  s = stats (f.cache);
-  g_assert_cmpuint (s.async.retirements_pending, ==, 0);
-  g_assert_cmpuint (s.async.retired, >=, 1);
+  restat (&s, f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING), ==, 0);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIRED), >=, 1);
   /* The replaced module's handle resolved until the next pump; the new one
    * names generation 2. */
   ci.stage.module = cs2;
@@ -450,9 +478,9 @@ test_double_reload (void)
   g_assert_cmpint (w1.result, ==, VK_INCOMPLETE);
   g_assert_true (w2.pipeline != VK_NULL_HANDLE && w2.pipeline != p0);
   /* Generation 0 was retired when generation 2 was published. */
-  PscStats s = stats (f.cache);
-  g_assert_cmpuint (s.async.retirements_pending + s.async.retired, >=, 1);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries, ==, 1);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING) + psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIRED), >=, 1);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_ENTRIES), ==, 1);
   fixture_finish (&f);
 }
 
@@ -527,29 +555,29 @@ test_eviction (void)
       psc_cache_begin_frame (f.cache, f.frame, last_use - 1);
     }
   g_assert_cmpuint (psc_cache_evict (f.cache, 0), ==, 1);
-  PscStats s = stats (f.cache);
-  g_assert_cmpuint (s.async.evictions, ==, 1);
-  g_assert_cmpuint (s.async.retirements_pending, ==, 1);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_EVICTIONS), ==, 1);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING), ==, 1);
   /* Evicted: a new request creates a new pipeline... */
-  guint64 before = s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations;
+  guint64 before = psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS);
   value = 5.5f;
   VkPipeline again = psc_cache_get_compute_pipeline (f.cache, &ci, NULL);
   g_assert_true (again != VK_NULL_HANDLE);
-  g_assert_cmpuint (stats (f.cache).kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, before + 1);
+  g_assert_cmpuint (kind_count (f.cache, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS), ==, before + 1);
   /* ...while the old handle lives on until the timeline passes its
    * retirement value: frames go by, the GPU reports nothing new. */
   for (int i = 0; i < 5; i++)
     {
       f.frame++;
       psc_cache_begin_frame (f.cache, f.frame, last_use - 1);
-      g_assert_cmpuint (stats (f.cache).async.retirements_pending, ==, 1);
+      g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING), ==, 1);
     }
   finish_submission (f.h, &sub);
   f.frame++;
   psc_cache_begin_frame (f.cache, f.frame, f.frame - 1);
-  s = stats (f.cache);
-  g_assert_cmpuint (s.async.retirements_pending, ==, 0);
-  g_assert_cmpuint (s.async.retired, ==, 1);
+  restat (&s, f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING), ==, 0);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIRED), ==, 1);
   /* The pinned one survived all of it. */
   value = 6.5f;
   g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, NULL) == pinned);
@@ -573,10 +601,10 @@ test_auto_eviction (void)
   g_assert_cmpuint (psc_cache_get_eviction_idle_frames (f.cache), ==, 5);
   for (int i = 0; i < 5; i++)
     next_frame (&f);
-  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 0);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_EVICTIONS), ==, 0);
   for (int i = 0; i < 3; i++)
     next_frame (&f);
-  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 1);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_EVICTIONS), ==, 1);
   fixture_finish (&f);
 }
 
@@ -598,16 +626,16 @@ keep_alive_then_evict (Fixture *f, RequestFn request, gconstpointer what, VkPipe
       g_assert_true (request (f, what, NULL) == p);
     }
   g_assert_cmpuint (psc_cache_evict (f->cache, 0), ==, 0);
-  g_assert_cmpuint (stats (f->cache).async.evictions, ==, 0);
+  g_assert_cmpuint (async_count (f->cache, PSC_ASYNC_COUNTER_EVICTIONS), ==, 0);
   for (int i = 0; i < 5 + PSC_BORROW_FRAMES + 3; i++)
     next_frame (f);
-  g_assert_cmpuint (stats (f->cache).async.evictions, ==, 1);
-  guint64 before = stats (f->cache).kinds[kind].creations;
+  g_assert_cmpuint (async_count (f->cache, PSC_ASYNC_COUNTER_EVICTIONS), ==, 1);
+  guint64 before = kind_count (f->cache, kind, PSC_COUNTER_CREATIONS);
   g_autoptr(GError) error = NULL;
   VkPipeline again = request (f, what, &error);
   g_assert_no_error (error);
   g_assert_true (again != VK_NULL_HANDLE);
-  g_assert_cmpuint (stats (f->cache).kinds[kind].creations, ==, before + 1);
+  g_assert_cmpuint (kind_count (f->cache, kind, PSC_COUNTER_CREATIONS), ==, before + 1);
   return again;
 }
 
@@ -736,15 +764,15 @@ test_overflow (void)
    * full now, whatever the worker did meanwhile. A non-critical request is
    * skipped and counted; the cache is unchanged. */
   value = 12.0f;
-  PscStats before = stats (f.cache);
+  g_autoptr(PscStats) before = stats (f.cache);
   g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
                                                      waiter_cb, &w[2], NULL, &error) == VK_NULL_HANDLE);
   g_assert_error (error, PSC_ERROR, PSC_ERROR_QUEUE_FULL);
   g_clear_error (&error);
-  PscStats after = stats (f.cache);
-  g_assert_cmpuint (after.async.overflow_skips, ==, 1);
-  g_assert_cmpuint (after.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries, ==,
-                    before.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries);
+  g_autoptr(PscStats) after = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (after, PSC_ASYNC_COUNTER_OVERFLOW_SKIPS), ==, 1);
+  g_assert_cmpuint (psc_stats_get_counter (after, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_ENTRIES), ==,
+                    psc_stats_get_counter (before, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_ENTRIES));
   /* A critical one is created synchronously. */
   PscRequestResult result = PSC_REQUEST_RESULT_PENDING;
   VkPipeline p = psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP,
@@ -753,7 +781,7 @@ test_overflow (void)
   g_assert_no_error (error);
   g_assert_true (p != VK_NULL_HANDLE);
   g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_READY);
-  g_assert_cmpuint (stats (f.cache).async.overflow_fallbacks, ==, 1);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_OVERFLOW_FALLBACKS), ==, 1);
 
   /* The waiter pool (2 nodes) is full too: another waiter on a compiling key
    * is refused the same way. */
@@ -803,7 +831,7 @@ test_fallback (void)
   pump_until_called (&f, &w, 1);
   g_assert_true (w.pipeline != VK_NULL_HANDLE && w.pipeline != fallback);
   g_assert_cmpint (w2.calls, ==, 1);
-  g_assert_cmpuint (stats (f.cache).async.fallbacks_returned, ==, 1);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_FALLBACKS_RETURNED), ==, 1);
 
   /* Only a Ready pipeline of this cache can be a fallback. */
   g_assert_false (psc_cache_set_fallback (f.cache, (VkPipeline) (guintptr) 0x1234, &error));
@@ -986,7 +1014,7 @@ test_bad_arguments (void)
   gsize size;
   const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_CS_PALETTE, &size);
   g_autoptr(GError) error = NULL;
-  PscStats before = stats (f.cache);
+  g_autoptr(PscStats) before = stats (f.cache);
 
   EXPECT_CRITICAL ("*PSC_IS_CACHE*");
   g_assert_true (psc_cache_request_compute_pipeline (NULL, &ci, PSC_MISS_POLICY_SKIP, 0, NULL,
@@ -1050,13 +1078,13 @@ test_bad_arguments (void)
   g_assert_error (call.error, PSC_ERROR, PSC_ERROR_WRONG_THREAD);
   g_clear_error (&call.error);
 
-  PscStats after = stats (f.cache);
-  g_assert_cmpuint (after.rejected[PSC_ERROR_INVALID_ARGUMENT], >,
-                    before.rejected[PSC_ERROR_INVALID_ARGUMENT]);
-  g_assert_cmpuint (after.rejected[PSC_ERROR_FOREIGN_HANDLE], >,
-                    before.rejected[PSC_ERROR_FOREIGN_HANDLE]);
-  g_assert_cmpuint (after.rejected[PSC_ERROR_WRONG_THREAD], ==,
-                    before.rejected[PSC_ERROR_WRONG_THREAD] + 1);
+  g_autoptr(PscStats) after = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_rejected (after, PSC_ERROR_INVALID_ARGUMENT), >,
+                    psc_stats_get_rejected (before, PSC_ERROR_INVALID_ARGUMENT));
+  g_assert_cmpuint (psc_stats_get_rejected (after, PSC_ERROR_FOREIGN_HANDLE), >,
+                    psc_stats_get_rejected (before, PSC_ERROR_FOREIGN_HANDLE));
+  g_assert_cmpuint (psc_stats_get_rejected (after, PSC_ERROR_WRONG_THREAD), ==,
+                    psc_stats_get_rejected (before, PSC_ERROR_WRONG_THREAD) + 1);
   fixture_finish (&f);
 }
 
