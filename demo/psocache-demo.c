@@ -373,8 +373,9 @@ main (int argc, char **argv)
     }
   if (async)
     {
-      PscCacheOptions cache_options = { .workers = (guint) workers };
+      PscCacheOptions cache_options = PSC_CACHE_OPTIONS_INIT;
 
+      cache_options.workers = (guint) workers;
       cache = psc_cache_new_full (device, backend, PSC_CACHE_FLAGS_NONE, &cache_options, &error);
     }
   else

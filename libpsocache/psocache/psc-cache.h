@@ -25,6 +25,8 @@ G_BEGIN_DECLS
  *   issued by [method@Psc.Cache.get_compat_render_pass]
  *
  * How graphics pipelines describe what they render to.
+ *
+ * Since: 0.1
  */
 typedef enum {
   PSC_BACKEND_AUTO,
@@ -39,7 +41,9 @@ typedef enum {
  *   and creates a new object, nothing is deduplicated. Objects are still owned
  *   by the cache and destroyed with it. For comparisons only.
  *
- * Flags for [ctor@Psc.Cache.new].
+ * Flags for [ctor@Psc.Cache.new] and [property@Psc.Cache:flags].
+ *
+ * Since: 0.1
  */
 typedef enum { /*< flags >*/
   PSC_CACHE_FLAGS_NONE = 0,
@@ -53,6 +57,8 @@ typedef enum { /*< flags >*/
  * [method@Psc.Cache.begin_frame]) after the frame of its last request, unless
  * it is pinned with [method@Psc.Cache.pin], in which case it stays valid until
  * unpinned and this window has passed again.
+ *
+ * Since: 0.1
  */
 #define PSC_BORROW_FRAMES 3
 
@@ -70,6 +76,8 @@ typedef enum { /*< flags >*/
  * What a request does when its pipeline is not Ready. With
  * %PSC_MISS_POLICY_SKIP and %PSC_MISS_POLICY_FALLBACK the owner thread never
  * calls the driver's pipeline creation.
+ *
+ * Since: 0.1
  */
 typedef enum {
   PSC_MISS_POLICY_WAIT,
@@ -84,6 +92,8 @@ typedef enum {
  *   pipeline synchronously instead of failing with %PSC_ERROR_QUEUE_FULL
  *
  * Flags for asynchronous requests.
+ *
+ * Since: 0.1
  */
 typedef enum { /*< flags >*/
   PSC_REQUEST_FLAGS_NONE = 0,
@@ -102,6 +112,8 @@ typedef enum { /*< flags >*/
  *   returned; the callback will be called once
  *
  * What an asynchronous request returned.
+ *
+ * Since: 0.1
  */
 typedef enum {
   PSC_REQUEST_RESULT_READY,
@@ -116,20 +128,28 @@ typedef enum {
  * @pipeline: the pipeline, or `VK_NULL_HANDLE` on failure
  * @result: `VK_SUCCESS`; the driver's `VkResult` if the compile failed; or
  *   `VK_INCOMPLETE` if the request was discarded (a hot reload replaced a
- *   shader it uses, or the cache was destroyed)
+ *   shader it uses, or the cache was closed)
  *
  * Completion callback of an asynchronous request. It is called exactly once,
- * on the owner thread, from [method@Psc.Cache.begin_frame] (or while the
- * cache is destroyed); nothing is allocated per callback. @context must stay
- * valid until then. The callback may make new requests; it must not destroy
- * the cache.
+ * on the owner thread, from [method@Psc.Cache.begin_frame] or
+ * [method@Psc.Cache.close] (which the last reference's release calls);
+ * nothing is allocated per callback. @context must stay valid until then.
+ * The callback may make new requests (during close they fail with
+ * %PSC_ERROR_CLOSED) and may drop a reference to the cache: the call that
+ * runs it holds its own. If the last reference is dropped on another thread
+ * (an error, see [class@Psc.Cache]), the callback is never called.
+ *
+ * Since: 0.1
  */
 typedef void (*PscPipelineReadyFn) (void *context, VkPipeline pipeline, VkResult result);
 
 /**
  * PscCacheOptions:
+ * @size: the size of the structure the caller passes: `sizeof
+ *   (PscCacheOptions)` as the caller's header declares it. Initialize the
+ *   structure with %PSC_CACHE_OPTIONS_INIT
  * @workers: compile worker threads; 0 means the number of online cores
- *   minus one, at least one
+ *   minus one, at least one (see [property@Psc.Cache:workers])
  * @job_capacity: bounded compile-job queue; 0 means 256
  * @waiter_capacity: bounded pool of completion waiters; 0 means 4096
  * @publish_budget_us: microseconds [method@Psc.Cache.begin_frame] may spend
@@ -138,169 +158,201 @@ typedef void (*PscPipelineReadyFn) (void *context, VkPipeline pipeline, VkResult
  *   the next frame; at least one is published per frame. 0 means 50;
  *   %G_MAXUINT means no limit
  *
- * Options for [ctor@Psc.Cache.new_full].
+ * Options for [ctor@Psc.Cache.new_full], a convenience for C: each member
+ * sets the construct property of the same name.
+ *
+ * The structure grows in later versions; @size says which version the
+ * caller was compiled with. Rules: a @size smaller than this first version
+ * of the structure is an error (%PSC_ERROR_INVALID_ARGUMENT naming `size`);
+ * members the caller's version lacks take their defaults; bytes beyond the
+ * members this library knows (a caller compiled against a newer header)
+ * must be zero, else the call fails with %PSC_ERROR_INVALID_ARGUMENT naming
+ * the offset of the first non-zero byte, so an application asking for
+ * something this library cannot do learns it.
+ *
+ * |[<!-- language="C" -->
+ * PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+ * options.workers = 2;
+ * cache = psc_cache_new_full (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
+ *                             &options, &error);
+ * ]|
+ *
+ * Since: 0.1
  */
 typedef struct {
+  gsize size;
   guint workers;
   guint job_capacity;
   guint waiter_capacity;
   guint publish_budget_us;
 } PscCacheOptions;
 
+/**
+ * PSC_CACHE_OPTIONS_INIT:
+ *
+ * Initializes a [struct@Psc.CacheOptions]: @size set for the header the
+ * code is compiled with, every option at its default.
+ *
+ * Since: 0.1
+ */
+#define PSC_CACHE_OPTIONS_INIT { sizeof (PscCacheOptions), 0, 0, 0, 0 }
+
 #define PSC_TYPE_CACHE (psc_cache_get_type ())
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 G_DECLARE_FINAL_TYPE (PscCache, psc_cache, PSC, CACHE, GObject)
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscCache *psc_cache_new (PscDevice *device, PscBackend backend,
                          PscCacheFlags flags, GError **error);
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscCache *psc_cache_new_full (PscDevice *device, PscBackend backend,
                               PscCacheFlags flags, const PscCacheOptions *options,
                               GError **error);
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscDevice *psc_cache_get_device (PscCache *self);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscBackend psc_cache_get_backend (PscCache *self);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscCacheFlags psc_cache_get_flags (PscCache *self);
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 void psc_cache_begin_frame (PscCache *self, guint64 frame,
                             guint64 completed_timeline_value);
+PSC_AVAILABLE_IN_0_1
+void psc_cache_close (PscCache *self, guint64 completed_timeline_value);
 
 /* Shaders */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkShaderModule psc_cache_register_shader (PscCache *self, const guint32 *code,
                                           gsize code_size, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint psc_cache_register_shader_bytes (PscCache *self, GBytes *spirv,
                                        GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_release_shader (PscCache *self, VkShaderModule module,
                                    GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_release_shader_id (PscCache *self, guint shader_id,
                                       GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint psc_cache_get_shader_id (PscCache *self, VkShaderModule module);
 
 /* Get-or-create */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkSampler psc_cache_get_sampler (PscCache *self,
                                  const VkSamplerCreateInfo *info,
                                  GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkDescriptorSetLayout psc_cache_get_descriptor_set_layout (PscCache *self,
                                                            const VkDescriptorSetLayoutCreateInfo *info,
                                                            GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipelineLayout psc_cache_get_pipeline_layout (PscCache *self,
                                                 const VkPipelineLayoutCreateInfo *info,
                                                 GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkRenderPass psc_cache_get_compat_render_pass (PscCache *self,
                                                const VkRenderPassCreateInfo *info,
                                                GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_is_compat_render_pass (PscCache *self, VkRenderPass pass);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_get_graphics_pipeline (PscCache *self,
                                             const VkGraphicsPipelineCreateInfo *info,
                                             GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_get_compute_pipeline (PscCache *self,
                                            const VkComputePipelineCreateInfo *info,
                                            GError **error);
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gsize psc_cache_get_graphics_key_size (PscCache *self,
                                        const VkGraphicsPipelineCreateInfo *info,
                                        GError **error);
 
 /* Prepared keys */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint32 psc_cache_prepare_graphics_pipeline (PscCache *self,
                                              const VkGraphicsPipelineCreateInfo *info,
                                              GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint32 psc_cache_prepare_compute_pipeline (PscCache *self,
                                             const VkComputePipelineCreateInfo *info,
                                             GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_get_prepared_pipeline (PscCache *self, guint32 key_id,
                                             GError **error);
 
 /* Asynchronous requests */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_request_graphics_pipeline (PscCache *self,
                                                 const VkGraphicsPipelineCreateInfo *info,
                                                 PscMissPolicy policy, PscRequestFlags flags,
                                                 PscPipelineReadyFn callback, void *context,
                                                 PscRequestResult *result, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_request_compute_pipeline (PscCache *self,
                                                const VkComputePipelineCreateInfo *info,
                                                PscMissPolicy policy, PscRequestFlags flags,
                                                PscPipelineReadyFn callback, void *context,
                                                PscRequestResult *result, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_request_prepared_pipeline (PscCache *self, guint32 key_id,
                                                 PscMissPolicy policy, PscRequestFlags flags,
                                                 PscPipelineReadyFn callback, void *context,
                                                 PscRequestResult *result, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 void psc_cache_get_graphics_pipeline_async (PscCache *self,
                                             const VkGraphicsPipelineCreateInfo *info,
                                             GCancellable *cancellable,
                                             GAsyncReadyCallback callback,
                                             gpointer user_data);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_get_graphics_pipeline_finish (PscCache *self, GAsyncResult *result,
                                                    GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 void psc_cache_get_compute_pipeline_async (PscCache *self,
                                            const VkComputePipelineCreateInfo *info,
                                            GCancellable *cancellable,
                                            GAsyncReadyCallback callback,
                                            gpointer user_data);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_get_compute_pipeline_finish (PscCache *self, GAsyncResult *result,
                                                   GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_set_fallback (PscCache *self, VkPipeline fallback, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 void psc_cache_clear_failures (PscCache *self);
 
 /* Hot reload, eviction */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkShaderModule psc_cache_replace_shader (PscCache *self, VkShaderModule module,
                                          const guint32 *code, gsize code_size,
                                          VkDescriptorPool old_pool, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_replace_shader_bytes (PscCache *self, guint shader_id, GBytes *spirv,
                                          GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint psc_cache_evict (PscCache *self, guint idle_frames);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 void psc_cache_set_eviction_idle_frames (PscCache *self, guint idle_frames);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint psc_cache_get_eviction_idle_frames (PscCache *self);
 
 /* Borrowed-handle lifetime */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_pin (PscCache *self, VkObjectType type, guint64 handle,
                         GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_unpin (PscCache *self, VkObjectType type, guint64 handle,
                           GError **error);
 
 /* Counters */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscStats *psc_cache_get_stats (PscCache *self);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint64 psc_cache_get_counter (PscCache *self, PscObjectKind kind,
                                PscCounter counter);
 

@@ -786,6 +786,377 @@ test_cache_valid_requests (void)
   psc_cache_begin_frame (cache, 2, 0);
 }
 
+/* Construction: GInitable, construct-only properties, no zombies ----------- */
+
+static gboolean
+message_contains (const GError *error,
+                  const char   *part)
+{
+  return error != NULL && strstr (error->message, part) != NULL;
+}
+
+/* What a cache that is not open does: every method with a GError fails with
+ * CLOSED (whose message contains @why), the others do nothing, the getters
+ * answer; no critical anywhere (the suite runs with fatal criticals). */
+static void
+assert_not_open (PscCache   *c,
+                 const char *why)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = g_bytes_new_static (psc_test_comp_spirv, sizeof psc_test_comp_spirv);
+  g_autoptr(PscStats) stats = NULL;
+  VkSamplerCreateInfo sampler = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO };
+
+  g_assert_true (psc_cache_register_shader (c, psc_test_comp_spirv, sizeof psc_test_comp_spirv,
+                                            &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_CLOSED, why);
+  g_clear_error (&error);
+  g_assert_cmpuint (psc_cache_register_shader_bytes (c, bytes, &error), ==, 0);
+  assert_psc_error (error, PSC_ERROR_CLOSED, why);
+  g_clear_error (&error);
+  g_assert_true (psc_cache_get_sampler (c, &sampler, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_CLOSED, why);
+  g_clear_error (&error);
+  g_assert_true (psc_cache_request_prepared_pipeline (c, 1, PSC_MISS_POLICY_SKIP, 0, NULL, NULL,
+                                                      NULL, &error) == VK_NULL_HANDLE);
+  assert_psc_error (error, PSC_ERROR_CLOSED, why);
+  g_clear_error (&error);
+  g_assert_false (psc_cache_pin (c, VK_OBJECT_TYPE_PIPELINE, 1, &error));
+  assert_psc_error (error, PSC_ERROR_CLOSED, why);
+  g_clear_error (&error);
+
+  psc_cache_begin_frame (c, 5, 0);
+  psc_cache_clear_failures (c);
+  g_assert_cmpuint (psc_cache_evict (c, 0), ==, 0);
+  psc_cache_set_eviction_idle_frames (c, 9);
+  g_assert_cmpuint (psc_cache_get_eviction_idle_frames (c), ==, 0);
+  g_assert_cmpuint (psc_cache_get_shader_id (c, module), ==, 0);
+  g_assert_false (psc_cache_is_compat_render_pass (c, VK_NULL_HANDLE));
+  psc_cache_close (c, 0);
+
+  stats = psc_cache_get_stats (c);
+  g_assert_nonnull (stats);
+  g_assert_cmpuint (psc_stats_get_frame (stats), ==, 0);
+  g_assert_cmpuint (psc_stats_get_rejected_total (stats), ==, 0);
+  g_assert_cmpuint (psc_cache_get_counter (c, PSC_OBJECT_KIND_SAMPLER, PSC_COUNTER_HITS), ==, 0);
+}
+
+static void
+test_construct_g_object_new (void)
+{
+  g_autoptr(PscCache) c = g_object_new (PSC_TYPE_CACHE, NULL);
+  g_autoptr(GError) error = NULL;
+
+  /* Not open, and it says so, without a critical. */
+  g_assert_nonnull (c);
+  g_assert_null (psc_cache_get_device (c));
+  g_assert_cmpint (psc_cache_get_backend (c), ==, PSC_BACKEND_AUTO);
+  assert_not_open (c, "never initialized");
+
+  /* Initialization reports the missing property, once and for all. */
+  g_assert_false (g_initable_init (G_INITABLE (c), NULL, &error));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "device");
+  g_clear_error (&error);
+  g_assert_false (g_initable_init (G_INITABLE (c), NULL, &error));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "device");
+  g_assert_true (message_contains (error, "PscDevice"));
+  assert_not_open (c, "initialization failed");
+}
+
+static void
+test_construct_initable_new (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscCache) c = NULL;
+  g_autoptr(PscDevice) d = NULL;
+  g_autoptr(GBytes) bytes = g_bytes_new_static (psc_test_comp_spirv, sizeof psc_test_comp_spirv);
+  PscBackend backend;
+  guint workers, jobs, waiters, budget;
+
+  /* Without the required property: NULL and an error, no object. */
+  g_assert_null (g_initable_new (PSC_TYPE_CACHE, NULL, &error, NULL));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "device");
+  g_clear_error (&error);
+  g_assert_null (g_initable_new (PSC_TYPE_CACHE, NULL, &error, "workers", 3, NULL));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "device");
+  g_clear_error (&error);
+
+  /* With it: every construct-only property reads back. */
+  c = g_initable_new (PSC_TYPE_CACHE, NULL, &error,
+                      "device", device, "workers", 2, "job-capacity", 8,
+                      "waiter-capacity", 16, "publish-budget-us", 100, NULL);
+  g_assert_no_error (error);
+  g_assert_nonnull (c);
+  g_object_get (c, "backend", &backend, "workers", &workers, "job-capacity", &jobs,
+                "waiter-capacity", &waiters, "publish-budget-us", &budget, NULL);
+  g_assert_cmpint (backend, ==, PSC_BACKEND_DYNAMIC_RENDERING);   /* AUTO, resolved */
+  g_assert_cmpuint (workers, ==, 2);
+  g_assert_cmpuint (jobs, ==, 8);
+  g_assert_cmpuint (waiters, ==, 16);
+  g_assert_cmpuint (budget, ==, 100);
+  g_assert_true (psc_cache_get_device (c) == device);
+  g_assert_cmpuint (psc_cache_register_shader_bytes (c, bytes, &error), !=, 0);
+  g_assert_no_error (error);
+  g_clear_object (&c);
+
+  /* A failure of the cache itself (a backend the device lacks): the
+   * initialization's error, then every method names it. */
+  d = psc_device_new_headless (PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING, &error);
+  g_assert_no_error (error);
+  g_assert_null (g_initable_new (PSC_TYPE_CACHE, NULL, &error, "device", d,
+                                 "backend", PSC_BACKEND_DYNAMIC_RENDERING, NULL));
+  assert_psc_error (error, PSC_ERROR_UNSUPPORTED, "backend");
+  g_clear_error (&error);
+  c = g_object_new (PSC_TYPE_CACHE, "device", d, "backend", PSC_BACKEND_DYNAMIC_RENDERING, NULL);
+  g_assert_false (g_initable_init (G_INITABLE (c), NULL, &error));
+  assert_psc_error (error, PSC_ERROR_UNSUPPORTED, "backend");
+  g_clear_error (&error);
+  g_assert_cmpint (psc_cache_get_backend (c), ==, PSC_BACKEND_DYNAMIC_RENDERING);  /* as asked */
+  assert_not_open (c, "backend");
+}
+
+static void
+test_construct_device (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscDevice) d = g_object_new (PSC_TYPE_DEVICE, NULL);
+  g_autoptr(PscCache) c = NULL;
+  const PscDeviceInfo *real = psc_device_get_info (device);
+  guint index = 7;
+
+  /* Neither headless nor wrapping: an error, and no critical from the
+   * getters of the failed object. */
+  g_assert_false (g_initable_init (G_INITABLE (d), NULL, &error));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "headless");
+  g_clear_error (&error);
+  g_assert_null (psc_device_get_name (d));
+  g_assert_cmpuint (psc_device_get_api_version (d), ==, 0);
+  g_assert_false (psc_device_get_dynamic_rendering (d));
+  /* A cache refuses it. */
+  g_assert_null (psc_cache_new (d, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &error));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "device: the PscDevice was not initialized");
+  g_clear_error (&error);
+  g_clear_object (&d);
+
+  g_assert_null (g_initable_new (PSC_TYPE_DEVICE, NULL, &error, NULL));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "vulkan-info");
+  g_clear_error (&error);
+
+  /* The physical-device index (it replaced an environment variable). */
+  g_assert_null (g_initable_new (PSC_TYPE_DEVICE, NULL, &error, "headless", TRUE,
+                                 "physical-device-index", 99, NULL));
+  assert_psc_error (error, PSC_ERROR_NO_DEVICE, "physical-device-index");
+  g_clear_error (&error);
+  d = g_initable_new (PSC_TYPE_DEVICE, NULL, &error, "headless", TRUE,
+                      "physical-device-index", 0, NULL);
+  g_assert_no_error (error);
+  g_object_get (d, "physical-device-index", &index, NULL);
+  g_assert_cmpuint (index, ==, 0);
+  g_assert_true (psc_device_get_headless (d));
+  g_assert_cmpstr (psc_device_get_name (d), ==, psc_device_get_name (device));
+  g_clear_object (&d);
+
+  /* Both modes, or headless-only properties on a wrapping device. */
+  g_assert_null (g_initable_new (PSC_TYPE_DEVICE, NULL, &error, "headless", TRUE,
+                                 "vulkan-info", real, NULL));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "vulkan-info");
+  g_clear_error (&error);
+  g_assert_null (g_initable_new (PSC_TYPE_DEVICE, NULL, &error, "vulkan-info", real,
+                                 "flags", PSC_DEVICE_FLAGS_VALIDATION, NULL));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "flags");
+  g_clear_error (&error);
+  g_assert_null (g_initable_new (PSC_TYPE_DEVICE, NULL, &error, "vulkan-info", real,
+                                 "physical-device-index", 1, NULL));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "physical-device-index");
+  g_clear_error (&error);
+
+  /* Wrapping through the property works like psc_device_new_for_vulkan. */
+  d = g_initable_new (PSC_TYPE_DEVICE, NULL, &error, "vulkan-info", real, NULL);
+  g_assert_no_error (error);
+  g_assert_false (psc_device_get_headless (d));
+  c = psc_cache_new (d, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (c);
+}
+
+/* Versioned structures ------------------------------------------------------ */
+
+/* PscCacheOptions as libpsocache 0.1 declares it, frozen here: when a field
+ * is added to the public structure, a program compiled against 0.1 still
+ * passes this size, and it must still be accepted. */
+typedef struct {
+  gsize size;
+  guint workers;
+  guint job_capacity;
+  guint waiter_capacity;
+  guint publish_budget_us;
+} CacheOptions_0_1;
+/* The public structure may only grow at its end. */
+G_STATIC_ASSERT (sizeof (CacheOptions_0_1) <= sizeof (PscCacheOptions));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (CacheOptions_0_1, workers) == G_STRUCT_OFFSET (PscCacheOptions, workers));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (CacheOptions_0_1, publish_budget_us) ==
+                 G_STRUCT_OFFSET (PscCacheOptions, publish_budget_us));
+
+/* A structure from a newer header: today's members, then more. */
+typedef struct {
+  PscCacheOptions today;
+  guint64 future[4];
+} CacheOptionsFuture;
+
+static guint
+cache_workers (PscCache *c)
+{
+  guint workers = 0;
+
+  g_object_get (c, "workers", &workers, NULL);
+  return workers;
+}
+
+static void
+test_versioned_cache_options (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscCache) c = NULL;
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  CacheOptions_0_1 old = { sizeof old, 3, 0, 0, 0 };
+  CacheOptionsFuture future;
+
+  g_assert_cmpuint (options.size, ==, sizeof (PscCacheOptions));
+  g_assert_cmpuint (options.workers, ==, 0);
+
+  /* Today's size, as a 0.1 program passes it. */
+  c = psc_cache_new_full (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
+                          (const PscCacheOptions *) &old, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cache_workers (c), ==, 3);
+  g_clear_object (&c);
+
+  /* A newer program whose new members are zero: accepted. */
+  memset (&future, 0, sizeof future);
+  future.today.size = sizeof future;
+  future.today.workers = 2;
+  c = psc_cache_new_full (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &future.today, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cache_workers (c), ==, 2);
+  g_clear_object (&c);
+
+  /* ...but a new member set is something this library cannot do. */
+  future.future[1] = 1;
+  g_assert_null (psc_cache_new_full (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
+                                     &future.today, &error));
+  {
+    g_autofree char *offset = g_strdup_printf ("offset %" G_GSIZE_FORMAT,
+                                               G_STRUCT_OFFSET (CacheOptionsFuture, future[1]));
+    assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, offset);
+  }
+  g_clear_error (&error);
+
+  /* Sizes below the first version, or no version could have. */
+  options.size = 0;
+  g_assert_null (psc_cache_new_full (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &options, &error));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "options->size");
+  g_clear_error (&error);
+  options.size = G_STRUCT_OFFSET (PscCacheOptions, publish_budget_us);
+  g_assert_null (psc_cache_new_full (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &options, &error));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "options->size");
+  g_clear_error (&error);
+  options.size = 1 << 20;
+  g_assert_null (psc_cache_new_full (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &options, &error));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "options->size");
+  g_clear_error (&error);
+
+  /* NULL options: the defaults. */
+  c = psc_cache_new_full (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cache_workers (c), ==, 0);
+}
+
+/* PscDeviceInfo as libpsocache 0.1 declares it (see CacheOptions_0_1). */
+typedef struct {
+  gsize size;
+  VkInstance instance;
+  VkPhysicalDevice physical_device;
+  VkDevice device;
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+  uint32_t api_version;
+  const VkPhysicalDeviceFeatures2 *enabled_features;
+  gboolean debug_utils;
+  const VkAllocationCallbacks *allocator;
+  uint32_t queue_family_index;
+  VkQueue queue;
+} DeviceInfo_0_1;
+G_STATIC_ASSERT (sizeof (DeviceInfo_0_1) <= sizeof (PscDeviceInfo));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (DeviceInfo_0_1, instance) == G_STRUCT_OFFSET (PscDeviceInfo, instance));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (DeviceInfo_0_1, queue) == G_STRUCT_OFFSET (PscDeviceInfo, queue));
+
+typedef struct {
+  PscDeviceInfo today;
+  guint64 future[4];
+} DeviceInfoFuture;
+
+static void
+test_versioned_device_info (void)
+{
+  const PscDeviceInfo *real = psc_device_get_info (device);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscDevice) d = NULL;
+  PscDeviceInfo init = PSC_DEVICE_INFO_INIT;
+  DeviceInfo_0_1 old;
+  DeviceInfoFuture future;
+  PscDeviceInfo small;
+
+  g_assert_cmpuint (init.size, ==, sizeof (PscDeviceInfo));
+  g_assert_null (init.instance);
+  /* The device's own description carries this library's size. */
+  g_assert_cmpuint (real->size, ==, sizeof (PscDeviceInfo));
+
+  memset (&old, 0, sizeof old);
+  old.size = sizeof old;
+  old.instance = real->instance;
+  old.physical_device = real->physical_device;
+  old.device = real->device;
+  old.get_instance_proc_addr = real->get_instance_proc_addr;
+  old.api_version = real->api_version;
+  old.queue = real->queue;
+  d = psc_device_new_for_vulkan ((const PscDeviceInfo *) &old, &error);
+  g_assert_no_error (error);
+  g_assert_true (psc_device_get_info (d)->queue == real->queue);
+  g_assert_cmpuint (psc_device_get_info (d)->size, ==, sizeof (PscDeviceInfo));
+  g_clear_object (&d);
+
+  memset (&future, 0, sizeof future);
+  future.today = *real;
+  future.today.size = sizeof future;
+  d = psc_device_new_for_vulkan (&future.today, &error);
+  g_assert_no_error (error);
+  g_clear_object (&d);
+  /* The same through the property. */
+  d = g_initable_new (PSC_TYPE_DEVICE, NULL, &error, "vulkan-info", &future.today, NULL);
+  g_assert_no_error (error);
+  g_clear_object (&d);
+
+  future.future[3] = 0xff;
+  g_assert_null (psc_device_new_for_vulkan (&future.today, &error));
+  {
+    g_autofree char *offset = g_strdup_printf ("offset %" G_GSIZE_FORMAT,
+                                               G_STRUCT_OFFSET (DeviceInfoFuture, future[3]));
+    assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, offset);
+  }
+  g_clear_error (&error);
+  g_assert_null (g_initable_new (PSC_TYPE_DEVICE, NULL, &error, "vulkan-info", &future.today, NULL));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "offset");
+  g_clear_error (&error);
+
+  small = *real;
+  small.size = G_STRUCT_OFFSET (PscDeviceInfo, queue);
+  g_assert_null (psc_device_new_for_vulkan (&small, &error));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "info->size");
+  g_clear_error (&error);
+  small.size = 0;
+  g_assert_null (g_initable_new (PSC_TYPE_DEVICE, NULL, &error, "vulkan-info", &small, NULL));
+  assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "info->size");
+}
+
 /* Counters: PscStats ------------------------------------------------------ */
 
 /* The stable dictionary names are the enumerations' nicks. */
@@ -1150,6 +1521,11 @@ main (int    argc,
   g_test_add_func ("/api/cache/bad-spirv", test_cache_bad_spirv);
   g_test_add_func ("/api/cache/wrong-thread", test_cache_wrong_thread);
   g_test_add_func ("/api/cache/valid-requests", test_cache_valid_requests);
+  g_test_add_func ("/api/construct/g-object-new", test_construct_g_object_new);
+  g_test_add_func ("/api/construct/initable-new", test_construct_initable_new);
+  g_test_add_func ("/api/construct/device", test_construct_device);
+  g_test_add_func ("/api/versioned/cache-options", test_versioned_cache_options);
+  g_test_add_func ("/api/versioned/device-info", test_versioned_device_info);
   g_test_add_func ("/api/stats/snapshot", test_stats_snapshot);
   g_test_add_func ("/api/stats/counts", test_stats_counts);
   g_test_add_func ("/api/stats/bad-args", test_stats_bad_args);

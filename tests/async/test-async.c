@@ -41,7 +41,10 @@ make_cache_failing (PscTestHarness *h, guint workers, guint jobs, guint waiters,
                     guint32 fail_compiles)
 {
   g_autoptr(GError) error = NULL;
-  PscCacheOptions options = { workers, jobs, waiters };
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  options.workers = workers;
+  options.job_capacity = jobs;
+  options.waiter_capacity = waiters;
   PscCoreTestHooks hooks = {
     .fail_compiles = fail_compiles,
     .fail_result = VK_ERROR_OUT_OF_DEVICE_MEMORY,

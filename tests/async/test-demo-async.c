@@ -81,7 +81,8 @@ async_cache (PscTestHarness *h)
 {
   g_autoptr(GError) error = NULL;
   /* Two workers whatever the machine, so the run looks alike everywhere. */
-  PscCacheOptions options = { .workers = 2 };
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  options.workers = 2;
   PscCache *cache = psc_cache_new_full (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
                                         &options, &error);
   g_assert_no_error (error);

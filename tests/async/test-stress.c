@@ -363,7 +363,10 @@ make_cache (Stress *s)
   g_autoptr(GError) error = NULL;
   guint workers = (guint) g_rand_int_range (s->rand, 1, 4);
   s->job_capacity = g_rand_boolean (s->rand) ? 4 : 64;
-  PscCacheOptions options = { workers, s->job_capacity, g_rand_boolean (s->rand) ? 8 : 1024 };
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  options.workers = workers;
+  options.job_capacity = s->job_capacity;
+  options.waiter_capacity = g_rand_boolean (s->rand) ? 8 : 1024;
   /* Some caches fail their first compiles, as a driver might (a core test
    * hook: the shared library has none). */
   PscCoreTestHooks hooks = { .fail_result = VK_ERROR_OUT_OF_DEVICE_MEMORY };

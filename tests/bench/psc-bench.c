@@ -568,7 +568,9 @@ static PscCache *
 async_cache_new (PscDevice *device, uint32_t workers, uint32_t job_capacity, BenchObjects *o)
 {
   g_autoptr(GError) error = NULL;
-  PscCacheOptions opts = { .workers = workers, .job_capacity = job_capacity };
+  PscCacheOptions opts = PSC_CACHE_OPTIONS_INIT;
+  opts.workers = workers;
+  opts.job_capacity = job_capacity;
   PscCache *cache = psc_cache_new_full (device, PSC_BACKEND_DYNAMIC_RENDERING,
                                         PSC_CACHE_FLAGS_NONE, &opts, &error);
   if (cache == NULL)

@@ -287,5 +287,105 @@ class DeviceCacheTests(PscTestCase):
         self.assertGreater(c.register_shader_bytes(spirv), 0)
 
 
+class ConstructionTests(PscTestCase):
+    # PscDevice and PscCache are GInitable. PyGObject does not call
+    # g_initable_init (); the Psc override does, so keyword construction
+    # initializes and raises GLib.Error instead of giving an object that is
+    # not open.
+    @classmethod
+    def setUpClass(cls):
+        cls.device = Psc.Device.new_headless(Psc.DeviceFlags.VALIDATION)
+
+    @classmethod
+    def tearDownClass(cls):
+        count = cls.device.props.validation_error_count
+        del cls.device
+        if count:
+            raise AssertionError(f'{count} Vulkan validation errors')
+
+    def test_override_is_loaded(self):
+        self.assertEqual(Psc.Cache.__module__, 'gi.overrides.Psc')
+        self.assertEqual(Psc.Device.__module__, 'gi.overrides.Psc')
+
+    def test_cache_without_device_raises(self):
+        with self.assertRaises(GLib.Error) as cm:
+            Psc.Cache()
+        self.assertPscError(cm, Psc.Error.INVALID_ARGUMENT)
+        self.assertIn('device', cm.exception.message)
+
+    def test_device_without_mode_raises(self):
+        with self.assertRaises(GLib.Error) as cm:
+            Psc.Device()
+        self.assertPscError(cm, Psc.Error.INVALID_ARGUMENT)
+        self.assertIn('headless', cm.exception.message)
+
+    def test_cache_with_properties(self):
+        c = Psc.Cache(device=self.device, workers=2, job_capacity=8)
+        # The backend asked for was AUTO; read back, the one in use.
+        self.assertEqual(c.props.backend, Psc.Backend.DYNAMIC_RENDERING)
+        self.assertEqual(c.props.workers, 2)
+        self.assertEqual(c.props.job_capacity, 8)
+        self.assertEqual(c.props.waiter_capacity, 0)
+        self.assertIs(c.props.device, self.device)
+        self.assertGreater(c.register_shader_bytes(spirv_bytes()), 0)
+        c.close(0)
+        with self.assertRaises(GLib.Error) as cm:
+            c.register_shader_bytes(spirv_bytes())
+        self.assertPscError(cm, Psc.Error.CLOSED)
+
+    def test_cache_unsupported_backend_raises(self):
+        d = Psc.Device(headless=True, flags=Psc.DeviceFlags.NO_DYNAMIC_RENDERING)
+        with self.assertRaises(GLib.Error) as cm:
+            Psc.Cache(device=d, backend=Psc.Backend.DYNAMIC_RENDERING)
+        self.assertPscError(cm, Psc.Error.UNSUPPORTED)
+        self.assertEqual(Psc.Cache(device=d).props.backend, Psc.Backend.LEGACY)
+
+    def test_headless_properties(self):
+        d = Psc.Device(headless=True, physical_device_index=0)
+        self.assertTrue(d.props.headless)
+        self.assertTrue(d.props.name)
+        with self.assertRaises(GLib.Error) as cm:
+            Psc.Device(headless=True, physical_device_index=99)
+        self.assertPscError(cm, Psc.Error.NO_DEVICE)
+        self.assertIn('physical-device-index', cm.exception.message)
+
+    def test_not_initialized_is_inert(self):
+        # Without the override's __init__ (GObject.new skips it): an object
+        # that is not open. Its methods raise CLOSED (no critical: the suite
+        # runs with fatal criticals), the rest do nothing.
+        c = GObject.new(Psc.Cache, device=self.device)
+        with self.assertRaises(GLib.Error) as cm:
+            c.register_shader_bytes(spirv_bytes())
+        self.assertPscError(cm, Psc.Error.CLOSED)
+        self.assertIn('never initialized', cm.exception.message)
+        c.begin_frame(1, 0)
+        c.close(0)
+        self.assertEqual(c.get_stats().get_frame(), 0)
+        self.assertEqual(c.props.entries, 0)
+        self.assertEqual(c.props.backend, Psc.Backend.AUTO)
+        # Initialized now: it works.
+        c.init(None)
+        self.assertGreater(c.register_shader_bytes(spirv_bytes()), 0)
+
+        raw = GObject.new(Psc.Cache)
+        with self.assertRaises(GLib.Error) as cm:
+            raw.init(None)
+        self.assertPscError(cm, Psc.Error.INVALID_ARGUMENT)
+        # The same answer again, and every method says why.
+        with self.assertRaises(GLib.Error) as cm:
+            raw.init(None)
+        self.assertPscError(cm, Psc.Error.INVALID_ARGUMENT)
+        with self.assertRaises(GLib.Error) as cm:
+            raw.register_shader_bytes(spirv_bytes())
+        self.assertPscError(cm, Psc.Error.CLOSED)
+        self.assertIn('initialization failed', cm.exception.message)
+
+        d = GObject.new(Psc.Device)
+        self.assertIsNone(d.get_name())
+        with self.assertRaises(GLib.Error) as cm:
+            Psc.Cache(device=d)
+        self.assertPscError(cm, Psc.Error.INVALID_ARGUMENT)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -174,7 +174,7 @@ psc_test_harness_new_full (gboolean dynamic_rendering, PscTestHarnessFlags flags
     .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
     .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
   };
-  PscDeviceInfo info = { 0 };
+  PscDeviceInfo info = PSC_DEVICE_INFO_INIT;
   g_autoptr(GError) error = NULL;
   VkResult r;
 
