@@ -1091,6 +1091,449 @@ test_bad_arguments (void)
   fixture_finish (&f);
 }
 
+/* ------------------------------------------------------------------------
+ * psc_cache_close, shutdown errors, GTask results
+ */
+
+/* Waiters that also record the thread they ran on. */
+typedef struct {
+  gint calls;
+  VkResult result;
+  GThread *thread;
+} ThreadWaiter;
+
+static void
+thread_waiter_cb (void *context, VkPipeline pipeline, VkResult result)
+{
+  ThreadWaiter *w = context;
+  w->calls++;
+  w->result = result;
+  w->thread = g_thread_self ();
+}
+
+/* Queues n compute requests that cannot be Ready before the next pump. */
+static void
+request_pending (Fixture *f, VkComputePipelineCreateInfo *ci, float *value, float base,
+                 ThreadWaiter *w, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      PscRequestResult result = PSC_REQUEST_RESULT_READY;
+
+      *value = base + (float) i;
+      g_assert_true (psc_cache_request_compute_pipeline (f->cache, ci, PSC_MISS_POLICY_SKIP, 0,
+                                                         thread_waiter_cb, &w[i], &result,
+                                                         &error) == VK_NULL_HANDLE);
+      g_assert_no_error (error);
+      g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_PENDING);
+    }
+}
+
+/* The cache leaves the harness's list: the test drops it itself. */
+static PscCache *
+take_cache (Fixture *f)
+{
+  g_assert_true (g_ptr_array_remove (f->h->caches, f->cache));
+  return g_steal_pointer (&f->cache);
+}
+
+static void
+test_close_then_dispose (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  ThreadWaiter w[4] = { 0 };
+  compute_info (&f, &ci, &spec, &entry, &value, 100.0f);
+  request_pending (&f, &ci, &value, 100.0f, w, G_N_ELEMENTS (w));
+
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (f.cache, f.frame);
+  /* Every waiter, once, on this (the owner) thread, with VK_INCOMPLETE. */
+  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
+    {
+      g_assert_cmpint (w[i].calls, ==, 1);
+      g_assert_cmpint (w[i].result, ==, VK_INCOMPLETE);
+      g_assert_true (w[i].thread == g_thread_self ());
+    }
+  /* Counters stay readable; nothing is queued or compiling. */
+  g_assert_true (async_idle (f.cache));
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_WAITERS_SERVED), ==, G_N_ELEMENTS (w));
+  /* The objects are gone already: dropping the cache changes nothing, and
+   * the validation layer (which checks leaks at vkDestroyDevice) is
+   * satisfied. */
+  g_object_unref (take_cache (&f));
+  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
+    g_assert_cmpint (w[i].calls, ==, 1);
+  fixture_finish (&f);
+}
+
+static void
+test_close_twice (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  ThreadWaiter w[2] = { 0 };
+  compute_info (&f, &ci, &spec, &entry, &value, 110.0f);
+  request_pending (&f, &ci, &value, 110.0f, w, G_N_ELEMENTS (w));
+
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (f.cache, f.frame);
+  g_autoptr(PscStats) after_first = stats (f.cache);
+  psc_cache_close (f.cache, f.frame + 10);
+  psc_cache_close (f.cache, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
+    g_assert_cmpint (w[i].calls, ==, 1);
+  /* Idempotent: the second and third changed no counter. */
+  g_autoptr(PscStats) after_third = stats (f.cache);
+  g_autoptr(GVariant) a = psc_stats_to_variant (after_first);
+  g_autoptr(GVariant) b = psc_stats_to_variant (after_third);
+  g_assert_true (g_variant_equal (a, b));
+  fixture_finish (&f);
+}
+
+#define ASSERT_CLOSED(expr, null_value) \
+  G_STMT_START { \
+    g_assert_true ((expr) == (null_value)); \
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_CLOSED); \
+    g_clear_error (&error); \
+    n++; \
+  } G_STMT_END
+
+/* After close, every request (every kind, every path) fails with CLOSED and
+ * starts nothing; the methods without a GError do nothing. */
+static void
+test_requests_after_close (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  gsize size;
+  const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_CS_PALETTE, &size);
+  g_autoptr(GBytes) bytes = g_bytes_new (code, size);
+  g_autoptr(GError) error = NULL;
+  PscTestGraphicsInfo g;
+  guint n = 0;
+  compute_info (&f, &ci, &spec, &entry, &value, 120.0f);
+  psc_test_graphics_info_init (&g, &f.o, f.cache);
+
+  /* Things to name after close: a Ready pipeline, a prepared key, an id. */
+  VkPipeline ready = psc_cache_get_compute_pipeline (f.cache, &ci, &error);
+  g_assert_no_error (error);
+  VkPipeline graphics = psc_cache_get_graphics_pipeline (f.cache, &g.ci, &error);
+  g_assert_no_error (error);
+  guint32 key = psc_cache_prepare_compute_pipeline (f.cache, &ci, &error);
+  g_assert_no_error (error);
+  guint cs_id = psc_cache_get_shader_id (f.cache, f.o.cs);
+  g_assert_cmpuint (cs_id, !=, 0);
+  VkSamplerCreateInfo sampler = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .maxLod = 1.0f };
+  VkPipelineLayoutCreateInfo layout = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
+  VkDescriptorSetLayoutCreateInfo set_layout = {
+    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+  };
+
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (f.cache, f.frame);
+  g_autoptr(PscStats) closed = stats (f.cache);
+
+  value = 121.0f;   /* a key the cache never saw */
+  ASSERT_CLOSED (psc_cache_register_shader (f.cache, code, size, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_register_shader_bytes (f.cache, bytes, &error), 0);
+  ASSERT_CLOSED (psc_cache_release_shader (f.cache, f.o.cs, &error), FALSE);
+  ASSERT_CLOSED (psc_cache_release_shader_id (f.cache, cs_id, &error), FALSE);
+  ASSERT_CLOSED (psc_cache_replace_shader (f.cache, f.o.cs, code, size, VK_NULL_HANDLE, &error),
+                 VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_replace_shader_bytes (f.cache, cs_id, bytes, &error), FALSE);
+  ASSERT_CLOSED (psc_cache_get_sampler (f.cache, &sampler, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_descriptor_set_layout (f.cache, &set_layout, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_pipeline_layout (f.cache, &layout, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_compat_render_pass (f.cache, &f.o.pass_info, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_graphics_pipeline (f.cache, &g.ci, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_compute_pipeline (f.cache, &ci, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_graphics_key_size (f.cache, &g.ci, &error), 0);
+  ASSERT_CLOSED (psc_cache_prepare_graphics_pipeline (f.cache, &g.ci, &error), 0);
+  ASSERT_CLOSED (psc_cache_prepare_compute_pipeline (f.cache, &ci, &error), 0);
+  ASSERT_CLOSED (psc_cache_get_prepared_pipeline (f.cache, key, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_request_graphics_pipeline (f.cache, &g.ci, PSC_MISS_POLICY_SKIP, 0,
+                                                      waiter_cb, NULL, NULL, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_WAIT,
+                                                     PSC_REQUEST_FLAGS_CRITICAL, waiter_cb, NULL,
+                                                     NULL, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_request_prepared_pipeline (f.cache, key, PSC_MISS_POLICY_FALLBACK, 0,
+                                                      waiter_cb, NULL, NULL, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_set_fallback (f.cache, graphics, &error), FALSE);
+  ASSERT_CLOSED (psc_cache_pin (f.cache, VK_OBJECT_TYPE_PIPELINE, (guint64) (guintptr) ready,
+                                &error), FALSE);
+  ASSERT_CLOSED (psc_cache_unpin (f.cache, VK_OBJECT_TYPE_PIPELINE, (guint64) (guintptr) ready,
+                                  &error), FALSE);
+  {
+    TaskResult r = { 0 };
+    psc_cache_get_compute_pipeline_async (f.cache, &ci, NULL, task_done_cb, &r);
+    while (r.calls == 0)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_true (r.pipeline == VK_NULL_HANDLE);
+    g_assert_error (r.error, PSC_ERROR, PSC_ERROR_CLOSED);
+    g_clear_error (&r.error);
+  }
+
+  /* Without a GError: nothing happens. */
+  psc_cache_begin_frame (f.cache, f.frame + 5, f.frame + 4);
+  g_assert_cmpuint (psc_cache_evict (f.cache, 0), ==, 0);
+  psc_cache_clear_failures (f.cache);
+  psc_cache_set_eviction_idle_frames (f.cache, 7);
+  g_assert_cmpuint (psc_cache_get_eviction_idle_frames (f.cache), ==, 0);
+  g_assert_cmpuint (psc_cache_get_shader_id (f.cache, f.o.cs), ==, 0);
+  g_assert_false (psc_cache_is_compat_render_pass (f.cache, f.o.compat_pass));
+
+  /* Nothing was started: no job, no creation, no entry, no frame; only the
+   * refusals were counted. */
+  g_autoptr(PscStats) now = stats (f.cache);
+  g_assert_true (async_idle (f.cache));
+  g_assert_cmpuint (psc_stats_get_async (now, PSC_ASYNC_COUNTER_COMPLETED), ==,
+                    psc_stats_get_async (closed, PSC_ASYNC_COUNTER_COMPLETED));
+  g_assert_cmpuint (psc_stats_get_total (now, PSC_COUNTER_CREATIONS), ==,
+                    psc_stats_get_total (closed, PSC_COUNTER_CREATIONS));
+  g_assert_cmpuint (psc_stats_get_total (now, PSC_COUNTER_MISSES), ==,
+                    psc_stats_get_total (closed, PSC_COUNTER_MISSES));
+  g_assert_cmpuint (psc_stats_get_frame (now), ==, f.frame);
+  g_assert_cmpuint (psc_stats_get_rejected (now, PSC_ERROR_CLOSED), >=,
+                    psc_stats_get_rejected (closed, PSC_ERROR_CLOSED) + n);
+  fixture_finish (&f);
+}
+
+/* A waiter that requests again while psc_cache_close calls it: CLOSED. */
+static void
+test_close_waiter_requests (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 130.0f);
+  Requester r = { .cache = f.cache, .ci = &ci };
+  g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     request_again_cb, &r, NULL, NULL)
+                 == VK_NULL_HANDLE);
+  value = 131.0f;
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (f.cache, f.frame);
+  g_assert_cmpint (r.calls, ==, 1);
+  g_assert_cmpint (r.result, ==, VK_INCOMPLETE);
+  g_assert_error (r.error, PSC_ERROR, PSC_ERROR_CLOSED);
+  g_assert_true (r.pipeline == VK_NULL_HANDLE);
+  g_clear_error (&r.error);
+  g_assert_true (async_idle (f.cache));
+  fixture_finish (&f);
+}
+
+/* A callback that drops the last reference while close runs: close holds its
+ * own, so the cache is freed only when close returns (AddressSanitizer would
+ * see a use after free otherwise). */
+typedef struct {
+  PscCache *cache;
+  gint calls;
+} Dropper;
+
+static void
+drop_cache_cb (void *context, VkPipeline pipeline, VkResult result)
+{
+  Dropper *d = context;
+  d->calls++;
+  g_clear_object (&d->cache);
+}
+
+static void
+weak_notify_cb (gpointer data, GObject *where)
+{
+  gboolean *finalized = data;
+  *finalized = TRUE;
+}
+
+static void
+test_close_callback_drops_last_ref (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  gboolean finalized = FALSE;
+  compute_info (&f, &ci, &spec, &entry, &value, 140.0f);
+  PscCache *cache = take_cache (&f);
+  Dropper d = { .cache = cache };
+  g_object_weak_ref (G_OBJECT (cache), weak_notify_cb, &finalized);
+  g_assert_true (psc_cache_request_compute_pipeline (cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     drop_cache_cb, &d, NULL, NULL) == VK_NULL_HANDLE);
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (cache, f.frame);
+  g_assert_cmpint (d.calls, ==, 1);
+  g_assert_null (d.cache);
+  g_assert_true (finalized);
+  fixture_finish (&f);
+}
+
+/* The same from the pump: a callback that begin_frame runs may drop the last
+ * reference (the cache then closes when begin_frame returns). */
+static void
+test_pump_callback_drops_last_ref (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  gboolean finalized = FALSE;
+  compute_info (&f, &ci, &spec, &entry, &value, 145.0f);
+  PscCache *cache = take_cache (&f);
+  Dropper d = { .cache = cache };
+  g_object_weak_ref (G_OBJECT (cache), weak_notify_cb, &finalized);
+  g_assert_true (psc_cache_request_compute_pipeline (cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     drop_cache_cb, &d, NULL, NULL) == VK_NULL_HANDLE);
+  for (int i = 0; i < 20000 && d.calls == 0; i++)
+    {
+      f.frame++;
+      /* the device is idle: everything before this frame is complete */
+      psc_cache_begin_frame (cache, f.frame, f.frame - 1);
+      if (d.calls == 0)
+        g_usleep (1000);
+    }
+  g_assert_cmpint (d.calls, ==, 1);
+  g_assert_true (finalized);
+  fixture_finish (&f);
+}
+
+/* A GTask still pending when the cache closes completes with CLOSED. */
+static void
+test_gtask_closed (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 150.0f);
+  TaskResult r = { 0 };
+  psc_cache_get_compute_pipeline_async (f.cache, &ci, NULL, task_done_cb, &r);
+  g_assert_cmpint (r.calls, ==, 0);
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (f.cache, f.frame);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpint (r.calls, ==, 1);
+  g_assert_true (r.pipeline == VK_NULL_HANDLE);
+  g_assert_error (r.error, PSC_ERROR, PSC_ERROR_CLOSED);
+  g_clear_error (&r.error);
+  fixture_finish (&f);
+}
+
+/* A GTask discarded by a hot reload completes with DISCARDED, not a generic
+ * failure; a failed compile with VULKAN, naming the VkResult. */
+static void
+test_gtask_discarded_and_failed (void)
+{
+  Fixture f;
+  fixture_init_failing (&f, 1, 0, 0, 1);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  gsize size;
+  const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_CS_PALETTE, &size);
+  g_autoptr(GError) error = NULL;
+  compute_info (&f, &ci, &spec, &entry, &value, 160.0f);
+
+  /* The first compile fails (the hook), as the driver would. */
+  TaskResult failed = { 0 };
+  psc_cache_get_compute_pipeline_async (f.cache, &ci, NULL, task_done_cb, &failed);
+  for (int i = 0; i < 20000 && failed.calls == 0; i++)
+    {
+      next_frame (&f);
+      g_main_context_iteration (NULL, FALSE);
+      if (failed.calls == 0)
+        g_usleep (1000);
+    }
+  g_assert_cmpint (failed.calls, ==, 1);
+  g_assert_error (failed.error, PSC_ERROR, PSC_ERROR_VULKAN);
+  g_assert_nonnull (strstr (failed.error->message, "VK_ERROR_OUT_OF_DEVICE_MEMORY"));
+  g_clear_error (&failed.error);
+
+  /* Then a request of another key, and a reload of its shader before the
+   * pump publishes it. */
+  value = 161.0f;
+  TaskResult discarded = { 0 };
+  psc_cache_get_compute_pipeline_async (f.cache, &ci, NULL, task_done_cb, &discarded);
+  g_assert_true (psc_cache_replace_shader (f.cache, f.o.cs, code, size, VK_NULL_HANDLE, &error)
+                 != VK_NULL_HANDLE);
+  g_assert_no_error (error);
+  next_frame (&f);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpint (discarded.calls, ==, 1);
+  g_assert_true (discarded.pipeline == VK_NULL_HANDLE);
+  g_assert_error (discarded.error, PSC_ERROR, PSC_ERROR_DISCARDED);
+  g_clear_error (&discarded.error);
+  pump_idle (&f);
+  fixture_finish (&f);
+}
+
+/* The last reference dropped on a foreign thread: the documented error path.
+ * A critical, the cache is closed there, and no callback runs (on that
+ * thread or any other). */
+static gpointer
+unref_on_thread (gpointer data)
+{
+  g_object_unref (data);
+  return NULL;
+}
+
+static void
+test_finalize_foreign_thread (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  gboolean finalized = FALSE;
+  ThreadWaiter w[3] = { 0 };
+  compute_info (&f, &ci, &spec, &entry, &value, 170.0f);
+  request_pending (&f, &ci, &value, 170.0f, w, G_N_ELEMENTS (w));
+  PscCache *cache = take_cache (&f);
+  g_object_weak_ref (G_OBJECT (cache), weak_notify_cb, &finalized);
+
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  g_test_expect_message ("Psc", G_LOG_LEVEL_CRITICAL, "*not the cache's owner thread*");
+  GThread *t = g_thread_new ("last-unref", unref_on_thread, cache);
+  g_thread_join (t);
+  g_test_assert_expected_messages ();
+  g_assert_true (finalized);
+  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
+    {
+      g_assert_cmpint (w[i].calls, ==, 0);
+      g_assert_null (w[i].thread);
+    }
+  /* The cache's objects were destroyed (the validation layer checks for
+   * leaks when the harness destroys the device). */
+  fixture_finish (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1112,5 +1555,14 @@ main (int argc, char **argv)
   g_test_add_func ("/async/shutdown", test_shutdown);
   g_test_add_func ("/async/shutdown-reentrant", test_shutdown_reentrant);
   g_test_add_func ("/async/bad-arguments", test_bad_arguments);
+  g_test_add_func ("/async/close-then-dispose", test_close_then_dispose);
+  g_test_add_func ("/async/close-twice", test_close_twice);
+  g_test_add_func ("/async/requests-after-close", test_requests_after_close);
+  g_test_add_func ("/async/close-waiter-requests", test_close_waiter_requests);
+  g_test_add_func ("/async/close-callback-drops-last-ref", test_close_callback_drops_last_ref);
+  g_test_add_func ("/async/pump-callback-drops-last-ref", test_pump_callback_drops_last_ref);
+  g_test_add_func ("/async/gtask-closed", test_gtask_closed);
+  g_test_add_func ("/async/gtask-discarded-and-failed", test_gtask_discarded_and_failed);
+  g_test_add_func ("/async/finalize-foreign-thread", test_finalize_foreign_thread);
   return g_test_run ();
 }
