@@ -81,6 +81,85 @@ compute_info (VkShaderModule   m,
  * matters. */
 static const VkDynamicState dynamic_states[] = { VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR };
 
+/* A minimal graphics request (refused before the driver would see the
+ * stage mismatch) and a one-attachment pass, in caller storage. */
+typedef struct {
+  VkPipelineShaderStageCreateInfo stage;
+  VkPipelineVertexInputStateCreateInfo vertex;
+  VkPipelineInputAssemblyStateCreateInfo assembly;
+  VkPipelineViewportStateCreateInfo viewport;
+  VkPipelineRasterizationStateCreateInfo raster;
+  VkPipelineMultisampleStateCreateInfo multisample;
+  VkPipelineDynamicStateCreateInfo dynamic;
+  VkPipelineRenderingCreateInfo rendering;
+  VkGraphicsPipelineCreateInfo info;
+} PscTestGraphicsInfoApi;
+
+static void
+api_graphics_info (PscTestGraphicsInfoApi *g)
+{
+  memset (g, 0, sizeof *g);
+  g->stage = (VkPipelineShaderStageCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+    .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = module, .pName = "main",
+  };
+  g->vertex.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
+  g->assembly = (VkPipelineInputAssemblyStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+    .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+  };
+  g->viewport = (VkPipelineViewportStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1,
+  };
+  g->raster = (VkPipelineRasterizationStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, .lineWidth = 1.0f,
+  };
+  g->multisample = (VkPipelineMultisampleStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+    .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+  };
+  g->dynamic = (VkPipelineDynamicStateCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+    .dynamicStateCount = G_N_ELEMENTS (dynamic_states), .pDynamicStates = dynamic_states,
+  };
+  g->rendering.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO;
+  g->info = (VkGraphicsPipelineCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+    .pNext = &g->rendering, .stageCount = 1, .pStages = &g->stage,
+    .pVertexInputState = &g->vertex, .pInputAssemblyState = &g->assembly,
+    .pViewportState = &g->viewport, .pRasterizationState = &g->raster,
+    .pMultisampleState = &g->multisample, .pDynamicState = &g->dynamic,
+    .layout = layout, .basePipelineIndex = -1,
+  };
+}
+
+static const VkAttachmentDescription api_attachment = {
+  .format = VK_FORMAT_R8G8B8A8_UNORM,
+  .samples = VK_SAMPLE_COUNT_1_BIT,
+  .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+  .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+  .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+  .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+  .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+  .finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+};
+static const VkAttachmentReference api_color_ref = { 0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL };
+static const VkSubpassDescription api_subpass = {
+  .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+  .colorAttachmentCount = 1,
+  .pColorAttachments = &api_color_ref,
+};
+
+static void
+api_render_pass_info (VkRenderPassCreateInfo *info)
+{
+  *info = (VkRenderPassCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+    .attachmentCount = 1, .pAttachments = &api_attachment,
+    .subpassCount = 1, .pSubpasses = &api_subpass,
+  };
+}
+
 /* ------------------------------------------------------------------------ */
 
 static void
@@ -683,74 +762,245 @@ test_cache_bad_spirv (void)
   assert_psc_error (error, PSC_ERROR_INVALID_ARGUMENT, "codeSize");
 }
 
-/* Calls from a thread other than the owner. */
-static gpointer
-wrong_thread_main (gpointer data)
+/* The threads table (PscCache's documentation, docs/threads.md) ---------- */
+
+/* What the foreign thread's calls name: real, cache-issued objects, so a
+ * call that wrongly ran would succeed (and change the cache). */
+typedef struct {
+  VkComputePipelineCreateInfo compute;
+  VkGraphicsPipelineCreateInfo *graphics;
+  VkSamplerCreateInfo sampler;
+  VkDescriptorSetLayoutCreateInfo set_layout;
+  VkPipelineLayoutCreateInfo pipeline_layout;
+  VkRenderPassCreateInfo render_pass;
+  VkRenderPass compat_pass;
+  GBytes *spirv;
+  VkPipeline pipeline;
+  guint32 prepared;
+  guint shader_id;
+  GAsyncResult *finished;      /* a completed task of the owner thread */
+} ThreadsCtx;
+
+static ThreadsCtx tc;
+
+/* Row (a): owner thread only, with a GError. Each returns TRUE if the call
+ * returned its documented null value. */
+#define ROW_A(name, expr, null_value) \
+  static gboolean a_##name (GError **error) { return (expr) == (null_value); }
+
+ROW_A (register_shader, psc_cache_register_shader (cache, psc_test_comp_spirv, sizeof psc_test_comp_spirv, error), VK_NULL_HANDLE)
+ROW_A (register_shader_bytes, psc_cache_register_shader_bytes (cache, tc.spirv, error), 0)
+ROW_A (release_shader, psc_cache_release_shader (cache, module, error), FALSE)
+ROW_A (release_shader_id, psc_cache_release_shader_id (cache, tc.shader_id, error), FALSE)
+ROW_A (replace_shader, psc_cache_replace_shader (cache, module, psc_test_comp_spirv, sizeof psc_test_comp_spirv, VK_NULL_HANDLE, error), VK_NULL_HANDLE)
+ROW_A (replace_shader_bytes, psc_cache_replace_shader_bytes (cache, tc.shader_id, tc.spirv, error), FALSE)
+ROW_A (get_sampler, psc_cache_get_sampler (cache, &tc.sampler, error), VK_NULL_HANDLE)
+ROW_A (get_descriptor_set_layout, psc_cache_get_descriptor_set_layout (cache, &tc.set_layout, error), VK_NULL_HANDLE)
+ROW_A (get_pipeline_layout, psc_cache_get_pipeline_layout (cache, &tc.pipeline_layout, error), VK_NULL_HANDLE)
+ROW_A (get_compat_render_pass, psc_cache_get_compat_render_pass (cache, &tc.render_pass, error), VK_NULL_HANDLE)
+ROW_A (get_graphics_pipeline, psc_cache_get_graphics_pipeline (cache, tc.graphics, error), VK_NULL_HANDLE)
+ROW_A (get_compute_pipeline, psc_cache_get_compute_pipeline (cache, &tc.compute, error), VK_NULL_HANDLE)
+ROW_A (get_graphics_key_size, psc_cache_get_graphics_key_size (cache, tc.graphics, error), 0)
+ROW_A (prepare_graphics_pipeline, psc_cache_prepare_graphics_pipeline (cache, tc.graphics, error), 0)
+ROW_A (prepare_compute_pipeline, psc_cache_prepare_compute_pipeline (cache, &tc.compute, error), 0)
+ROW_A (get_prepared_pipeline, psc_cache_get_prepared_pipeline (cache, tc.prepared, error), VK_NULL_HANDLE)
+ROW_A (request_graphics_pipeline, psc_cache_request_graphics_pipeline (cache, tc.graphics, PSC_MISS_POLICY_WAIT, 0, NULL, NULL, NULL, error), VK_NULL_HANDLE)
+ROW_A (request_compute_pipeline, psc_cache_request_compute_pipeline (cache, &tc.compute, PSC_MISS_POLICY_WAIT, 0, NULL, NULL, NULL, error), VK_NULL_HANDLE)
+ROW_A (request_prepared_pipeline, psc_cache_request_prepared_pipeline (cache, tc.prepared, PSC_MISS_POLICY_WAIT, 0, NULL, NULL, NULL, error), VK_NULL_HANDLE)
+ROW_A (set_fallback, psc_cache_set_fallback (cache, tc.pipeline, error), FALSE)
+ROW_A (pin, psc_cache_pin (cache, VK_OBJECT_TYPE_PIPELINE, (guint64) (guintptr) tc.pipeline, error), FALSE)
+ROW_A (unpin, psc_cache_unpin (cache, VK_OBJECT_TYPE_PIPELINE, (guint64) (guintptr) tc.pipeline, error), FALSE)
+
+/* The asynchronous requests report through their task, in the calling
+ * thread's context. */
+static void
+async_done_cb (GObject *source, GAsyncResult *res, gpointer data)
 {
-  VkSamplerCreateInfo sampler = {
-    .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-    .magFilter = VK_FILTER_LINEAR,
-    .minFilter = VK_FILTER_LINEAR,
-    .maxLod = 1.0f,
-  };
-  VkPipelineLayoutCreateInfo pipeline_layout = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
-  VkDescriptorSetLayoutCreateInfo set_layout = { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO };
-  VkComputePipelineCreateInfo compute = compute_info (module, layout);
-  g_autoptr(GBytes) bytes = g_bytes_new_static (psc_test_comp_spirv, sizeof psc_test_comp_spirv);
-  guint64 before = rejected (PSC_ERROR_WRONG_THREAD);
-  GError *error = NULL;
-  g_autoptr(PscStats) stats = NULL;
-  guint n = 0;
+  *(GAsyncResult **) data = g_object_ref (res);
+}
 
-#define CHECK_WRONG_THREAD(expr, expected) \
-  G_STMT_START { \
-    g_assert_true ((expr) == (expected)); \
-    assert_psc_error (error, PSC_ERROR_WRONG_THREAD, NULL); \
-    g_clear_error (&error); \
-    n++; \
-  } G_STMT_END
+static gboolean
+a_async (GError **error, gboolean graphics)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GAsyncResult) res = NULL;
+  VkPipeline p;
 
-  CHECK_WRONG_THREAD (psc_cache_register_shader (cache, psc_test_comp_spirv, sizeof psc_test_comp_spirv, &error), VK_NULL_HANDLE);
-  CHECK_WRONG_THREAD (psc_cache_register_shader_bytes (cache, bytes, &error), 0);
-  CHECK_WRONG_THREAD (psc_cache_release_shader (cache, module, &error), FALSE);
-  CHECK_WRONG_THREAD (psc_cache_get_sampler (cache, &sampler, &error), VK_NULL_HANDLE);
-  CHECK_WRONG_THREAD (psc_cache_get_descriptor_set_layout (cache, &set_layout, &error), VK_NULL_HANDLE);
-  CHECK_WRONG_THREAD (psc_cache_get_pipeline_layout (cache, &pipeline_layout, &error), VK_NULL_HANDLE);
-  CHECK_WRONG_THREAD (psc_cache_get_compute_pipeline (cache, &compute, &error), VK_NULL_HANDLE);
-  CHECK_WRONG_THREAD (psc_cache_prepare_compute_pipeline (cache, &compute, &error), 0);
-  CHECK_WRONG_THREAD (psc_cache_get_prepared_pipeline (cache, 1, &error), VK_NULL_HANDLE);
-  CHECK_WRONG_THREAD (psc_cache_pin (cache, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (guint64) (guintptr) layout, &error), FALSE);
-  CHECK_WRONG_THREAD (psc_cache_unpin (cache, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (guint64) (guintptr) layout, &error), FALSE);
-#undef CHECK_WRONG_THREAD
+  g_main_context_push_thread_default (context);
+  if (graphics)
+    psc_cache_get_graphics_pipeline_async (cache, tc.graphics, NULL, async_done_cb, &res);
+  else
+    psc_cache_get_compute_pipeline_async (cache, &tc.compute, NULL, async_done_cb, &res);
+  while (res == NULL)
+    g_main_context_iteration (context, TRUE);
+  g_main_context_pop_thread_default (context);
+  p = graphics ? psc_cache_get_graphics_pipeline_finish (cache, res, error)
+               : psc_cache_get_compute_pipeline_finish (cache, res, error);
+  return p == VK_NULL_HANDLE;
+}
 
-  /* The pump has no error to report: a critical, and nothing happens. */
-  EXPECT_CRITICAL ("*owner*");
-  psc_cache_begin_frame (cache, 1000, 0);
-  g_test_assert_expected_messages ();
+static gboolean a_get_graphics_pipeline_async (GError **error) { return a_async (error, TRUE); }
+static gboolean a_get_compute_pipeline_async (GError **error) { return a_async (error, FALSE); }
 
-  /* Counters are readable from any thread. */
-  stats = psc_cache_get_stats (cache);
-  g_assert_cmpuint (psc_stats_get_rejected (stats, PSC_ERROR_WRONG_THREAD), ==, before + n);
-  g_assert_cmpuint (psc_stats_get_frame (stats), <, 1000);
-  g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_ENTRIES), >=, 1);
+static const struct {
+  const char *name;
+  gboolean (*call) (GError **error);
+} row_a[] = {
+#define A(name) { #name, a_##name }
+  A (register_shader), A (register_shader_bytes), A (release_shader), A (release_shader_id),
+  A (replace_shader), A (replace_shader_bytes), A (get_sampler), A (get_descriptor_set_layout),
+  A (get_pipeline_layout), A (get_compat_render_pass), A (get_graphics_pipeline),
+  A (get_compute_pipeline), A (get_graphics_key_size), A (prepare_graphics_pipeline),
+  A (prepare_compute_pipeline), A (get_prepared_pipeline), A (request_graphics_pipeline),
+  A (request_compute_pipeline), A (request_prepared_pipeline), A (get_graphics_pipeline_async),
+  A (get_compute_pipeline_async), A (set_fallback), A (pin), A (unpin),
+#undef A
+};
 
+/* Row (b): owner thread only, without a GError: a critical and the null
+ * value (or nothing). Each returns TRUE if the call returned its null value;
+ * the caller expects the critical. */
+static gboolean b_begin_frame (void) { psc_cache_begin_frame (cache, 1000, 999); return TRUE; }
+static gboolean b_close (void) { psc_cache_close (cache, 1000); return TRUE; }
+static gboolean b_clear_failures (void) { psc_cache_clear_failures (cache); return TRUE; }
+static gboolean b_evict (void) { return psc_cache_evict (cache, 0) == 0; }
+static gboolean b_set_eviction_idle_frames (void) { psc_cache_set_eviction_idle_frames (cache, 77); return TRUE; }
+static gboolean b_set_eviction_property (void) { g_object_set (cache, "eviction-idle-frames", 78, NULL); return TRUE; }
+static gboolean b_get_shader_id (void) { return psc_cache_get_shader_id (cache, module) == 0; }
+static gboolean b_is_compat_render_pass (void) { return !psc_cache_is_compat_render_pass (cache, tc.compat_pass); }
+
+static const struct {
+  const char *name;
+  gboolean (*call) (void);
+} row_b[] = {
+#define B(name) { #name, b_##name }
+  B (begin_frame), B (close), B (clear_failures), B (evict), B (set_eviction_idle_frames),
+  B (set_eviction_property), B (get_shader_id), B (is_compat_render_pass),
+#undef B
+};
+
+/* Row (c): any thread. What the owner thread saw, to compare with. */
+typedef struct {
+  guint64 frame;
+  guint64 shader_entries;
+  guint64 hits;
+  guint eviction_idle_frames;
+  guint workers;
+  PscBackend backend;
+} OwnerView;
+
+static void
+owner_view (OwnerView *v)
+{
+  g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
+
+  v->frame = psc_stats_get_frame (stats);
+  v->shader_entries = psc_stats_get_counter (stats, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_ENTRIES);
+  v->eviction_idle_frames = psc_cache_get_eviction_idle_frames (cache);
+  g_object_get (cache, "hits", &v->hits, "workers", &v->workers, "backend", &v->backend, NULL);
+}
+
+static gpointer
+threads_table_main (gpointer data)
+{
+  const OwnerView *owner = data;
+  OwnerView here;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (g_thread_self () == NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (row_a); i++)
+    {
+      if (!row_a[i].call (&error))
+        g_error ("(a) psc_cache_%s from a foreign thread returned a value", row_a[i].name);
+      if (!g_error_matches (error, PSC_ERROR, PSC_ERROR_WRONG_THREAD))
+        g_error ("(a) psc_cache_%s from a foreign thread: expected WRONG_THREAD, got %s",
+                 row_a[i].name, error != NULL ? error->message : "no error");
+      g_clear_error (&error);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (row_b); i++)
+    {
+      EXPECT_CRITICAL ("*owner thread*");
+      if (!row_b[i].call ())
+        g_error ("(b) psc_cache_%s from a foreign thread returned a value", row_b[i].name);
+      g_test_assert_expected_messages ();
+    }
+
+  /* (c): the same answers as on the owner thread. */
+  g_assert_true (psc_cache_get_device (cache) == device);
+  g_assert_cmpint (psc_cache_get_backend (cache), ==, owner->backend);
+  g_assert_cmpint (psc_cache_get_flags (cache), ==, PSC_CACHE_FLAGS_NONE);
+  owner_view (&here);
+  g_assert_cmpuint (here.frame, ==, owner->frame);
+  g_assert_cmpuint (here.shader_entries, ==, owner->shader_entries);
+  g_assert_cmpuint (here.hits, ==, owner->hits);
+  g_assert_cmpuint (here.eviction_idle_frames, ==, owner->eviction_idle_frames);
+  g_assert_cmpuint (here.workers, ==, owner->workers);
+  g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_ENTRIES),
+                    ==, owner->shader_entries);
+  {
+    g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
+    g_autoptr(GVariant) dict = psc_stats_to_variant (stats);
+    g_assert_nonnull (dict);
+  }
+  /* A finish function reads only its result. */
+  g_assert_true (psc_cache_get_compute_pipeline_finish (cache, tc.finished, &error) == tc.pipeline);
+  g_assert_no_error (error);
   return NULL;
 }
 
 static void
-test_cache_wrong_thread (void)
+test_threads_table (void)
 {
-  GThread *thread = g_thread_new ("not-the-owner", wrong_thread_main, NULL);
   g_autoptr(GError) error = NULL;
-  VkComputePipelineCreateInfo compute = compute_info (module, layout);
+  PscTestGraphicsInfoApi g;
+  guint64 rejected_before;
+  OwnerView before, after;
+  GThread *thread;
 
-  g_thread_join (thread);
-
-  /* Nothing changed: the owner still gets its pipeline, and the module is
-   * still registered. */
-  g_assert_cmpuint (psc_cache_get_shader_id (cache, module), !=, 0);
-  g_assert_true (psc_cache_get_compute_pipeline (cache, &compute, &error) != VK_NULL_HANDLE);
+  /* Real objects of the cache, made on the owner thread. */
+  memset (&tc, 0, sizeof tc);
+  tc.compute = compute_info (module, layout);
+  api_graphics_info (&g);
+  tc.graphics = &g.info;
+  tc.sampler = (VkSamplerCreateInfo) { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .maxLod = 2.0f };
+  tc.set_layout = (VkDescriptorSetLayoutCreateInfo) { .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO };
+  tc.pipeline_layout = (VkPipelineLayoutCreateInfo) { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
+  api_render_pass_info (&tc.render_pass);
+  tc.compat_pass = psc_cache_get_compat_render_pass (cache, &tc.render_pass, &error);
   g_assert_no_error (error);
+  g_assert_true (psc_cache_is_compat_render_pass (cache, tc.compat_pass));
+  tc.spirv = g_bytes_new_static (psc_test_comp_spirv, sizeof psc_test_comp_spirv);
+  tc.shader_id = psc_cache_get_shader_id (cache, module);
+  g_assert_cmpuint (tc.shader_id, !=, 0);
+  tc.pipeline = psc_cache_get_compute_pipeline (cache, &tc.compute, &error);
+  g_assert_no_error (error);
+  tc.prepared = psc_cache_prepare_compute_pipeline (cache, &tc.compute, &error);
+  g_assert_no_error (error);
+  psc_cache_get_compute_pipeline_async (cache, &tc.compute, NULL, async_done_cb, &tc.finished);
+  while (tc.finished == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  rejected_before = rejected (PSC_ERROR_WRONG_THREAD);
+  owner_view (&before);
+  thread = g_thread_new ("not-the-owner", threads_table_main, &before);
+  g_thread_join (thread);
+  owner_view (&after);
+
+  /* Nothing the foreign thread did had an effect: same frame, same
+   * eviction setting, same objects, still open; each (a) call was counted
+   * as a rejected request, once. */
+  g_assert_cmpuint (after.frame, ==, before.frame);
+  g_assert_cmpuint (after.eviction_idle_frames, ==, before.eviction_idle_frames);
+  g_assert_cmpuint (after.shader_entries, ==, before.shader_entries);
+  g_assert_cmpuint (after.hits, ==, before.hits);
+  g_assert_cmpuint (rejected (PSC_ERROR_WRONG_THREAD), ==, rejected_before + G_N_ELEMENTS (row_a));
+  g_assert_true (psc_cache_get_compute_pipeline (cache, &tc.compute, &error) == tc.pipeline);
+  g_assert_no_error (error);
+  g_assert_cmpuint (psc_cache_get_shader_id (cache, module), ==, tc.shader_id);
+  g_assert_true (psc_cache_is_compat_render_pass (cache, tc.compat_pass));
+
+  g_clear_object (&tc.finished);
+  g_clear_pointer (&tc.spirv, g_bytes_unref);
 }
 
 /* A valid round trip, so the error paths above are not the only ones
@@ -1519,7 +1769,7 @@ main (int    argc,
   g_test_add_func ("/api/cache/wrong-stype", test_cache_wrong_stype);
   g_test_add_func ("/api/cache/foreign-handles", test_cache_foreign_handles);
   g_test_add_func ("/api/cache/bad-spirv", test_cache_bad_spirv);
-  g_test_add_func ("/api/cache/wrong-thread", test_cache_wrong_thread);
+  g_test_add_func ("/api/threads/table", test_threads_table);
   g_test_add_func ("/api/cache/valid-requests", test_cache_valid_requests);
   g_test_add_func ("/api/construct/g-object-new", test_construct_g_object_new);
   g_test_add_func ("/api/construct/initable-new", test_construct_initable_new);
