@@ -45,10 +45,12 @@ psc_i18n_init (void)
  * The error domain of libpsocache, also reachable as %PSC_ERROR. Its codes
  * are registered as the D-Bus error names `io.github.psocache.Error.Failed`,
  * `.InvalidArgument`, `.Unsupported`, `.ForeignHandle`, `.Capacity`,
- * `.Vulkan`, `.WrongThread` and `.NoDevice`, so that they cross the bus
- * unchanged.
+ * `.Vulkan`, `.WrongThread`, `.NoDevice`, `.QueueFull`, `.Closed` and
+ * `.Discarded`, so that they cross the bus unchanged.
  *
  * Returns: the error quark
+ *
+ * Since: 0.1
  */
 GQuark
 psc_error_quark (void)

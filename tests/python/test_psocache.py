@@ -121,6 +121,8 @@ class ErrorTests(PscTestCase):
             Psc.Error.WRONG_THREAD: 'WrongThread',
             Psc.Error.NO_DEVICE: 'NoDevice',
             Psc.Error.QUEUE_FULL: 'QueueFull',
+            Psc.Error.CLOSED: 'Closed',
+            Psc.Error.DISCARDED: 'Discarded',
         }
         for code, name in names.items():
             err = GLib.Error.new_literal(Psc.error_quark(), 'x', int(code))
