@@ -1031,6 +1031,11 @@ psc_cache_get_eviction_idle_frames (PscCache *self)
  * destroyed only once @completed_timeline_value reaches both the frame it
  * was retired in and its last request's frame plus %PSC_BORROW_FRAMES.
  *
+ * Callbacks it runs may make requests, drop references to the cache or
+ * call [method@Psc.Cache.close] (the cache then closes when this call
+ * returns); calling psc_cache_begin_frame() from such a callback is a
+ * programming error (a critical; the nested call is ignored).
+ *
  * Owner thread only (rule (b)): from another thread it is a programming
  * error reported with g_critical(), and the call is ignored. It does nothing
  * on a cache that is closed or not open.
@@ -1045,11 +1050,21 @@ psc_cache_begin_frame (PscCache *self,
   g_return_if_fail (PSC_IS_CACHE (self));
   if (!psc_cache_enter_owner (self, G_STRFUNC))
     return;
+  if (G_UNLIKELY (self->in_pump))
+    {
+      g_critical ("%s: called from a callback that psc_cache_begin_frame is running; "
+                  "the call is ignored", G_STRFUNC);
+      return;
+    }
 
   /* Callbacks run below may drop the caller's reference. */
   g_object_ref (self);
+  self->in_pump = TRUE;
   psc_core_begin_frame (self->core, frame, completed_timeline_value);
   psc_cache_async_pump (self);
+  self->in_pump = FALSE;
+  if (self->close_requested)
+    psc_cache_close (self, self->close_timeline);
   g_object_unref (self);
 }
 
@@ -1084,7 +1099,10 @@ psc_cache_begin_frame (PscCache *self,
  * counters (as they were at close) still answer.
  *
  * Owner thread only (rule (b)); calling it again does nothing; on a cache
- * that is not open it does nothing.
+ * that is not open it does nothing. Called from a callback that
+ * [method@Psc.Cache.begin_frame] is running, it takes effect when
+ * begin_frame returns: the pump finishes first (the callbacks of that
+ * pump are still called with their results).
  *
  * Since: 0.1
  */
@@ -1095,6 +1113,12 @@ psc_cache_close (PscCache *self,
   g_return_if_fail (PSC_IS_CACHE (self));
   if (!psc_cache_enter_owner (self, G_STRFUNC))
     return;
+  if (self->in_pump)
+    {
+      self->close_requested = TRUE;
+      self->close_timeline = MAX (self->close_timeline, completed_timeline_value);
+      return;
+    }
 
   g_object_ref (self);
   psc_core_close (self->core, completed_timeline_value);

@@ -100,6 +100,13 @@ struct _PscCache
   GThread *owner;           /* a reference, so the address stays unique */
   GPtrArray *pending;       /* PscAsyncOp awaiting their core callback */
   gint evict_idle_frames;   /* atomic: any thread may read it */
+
+  /* The pump runs application callbacks, which may call back: begin_frame
+   * refuses to nest, and a close asked for meanwhile waits for the pump to
+   * finish (the core's pump does not survive either). */
+  gboolean in_pump;
+  gboolean close_requested;
+  guint64 close_timeline;
 };
 
 /* psc_cache_new_full() with the core's test hooks (NULL: none). Only the

@@ -135,8 +135,10 @@ typedef enum {
  * [method@Psc.Cache.close] (which the last reference's release calls);
  * nothing is allocated per callback. @context must stay valid until then.
  * The callback may make new requests (during close they fail with
- * %PSC_ERROR_CLOSED) and may drop a reference to the cache: the call that
- * runs it holds its own. If the last reference is dropped on another thread
+ * %PSC_ERROR_CLOSED), may drop a reference to the cache (the call that
+ * runs it holds its own) and may call [method@Psc.Cache.close] (from
+ * [method@Psc.Cache.begin_frame], the close waits for the pump to finish);
+ * it must not call [method@Psc.Cache.begin_frame]. If the last reference is dropped on another thread
  * (an error, see [class@Psc.Cache]), the callback is never called.
  *
  * Since: 0.1

@@ -1417,6 +1417,90 @@ test_pump_callback_drops_last_ref (void)
   fixture_finish (&f);
 }
 
+/* Callbacks of the pump that call the pump again (refused) or close the
+ * cache (deferred until the pump returns: the other callbacks of that pump
+ * still get their pipelines). */
+typedef struct {
+  PscCache *cache;
+  guint64 frame;
+  gint calls;
+  gboolean close;
+  VkPipeline pipeline;
+} Reenter;
+
+static void
+reenter_cb (void *context, VkPipeline pipeline, VkResult result)
+{
+  Reenter *r = context;
+  r->calls++;
+  r->pipeline = pipeline;
+  if (r->close)
+    psc_cache_close (r->cache, r->frame);
+  else
+    {
+      g_test_expect_message ("Psc", G_LOG_LEVEL_CRITICAL, "*callback that psc_cache_begin_frame*");
+      psc_cache_begin_frame (r->cache, r->frame + 100, r->frame);
+      g_test_assert_expected_messages ();
+    }
+}
+
+static void
+pump_until (Fixture *f, gint *calls)
+{
+  for (int i = 0; i < 20000 && *calls == 0; i++)
+    {
+      next_frame (f);
+      if (*calls == 0)
+        g_usleep (1000);
+    }
+  g_assert_cmpint (*calls, ==, 1);
+}
+
+static void
+test_pump_reentrant (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 146.0f);
+
+  /* A nested begin_frame: a critical, ignored (the frame is unchanged). */
+  Reenter nested = { .cache = f.cache, .frame = 0 };
+  psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0, reenter_cb, &nested,
+                                      NULL, NULL);
+  pump_until (&f, &nested.calls);
+  g_assert_true (nested.pipeline != VK_NULL_HANDLE);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_frame (s), ==, f.frame);
+
+  /* close from a callback: the pump finishes, then the cache closes. Two
+   * waiters of one key are served by the same pump; the second, called
+   * after the first asked to close, still finds its pipeline alive and the
+   * cache open (an immediate close would have destroyed it already). */
+  value = 147.0f;
+  Reenter closer = { .cache = f.cache, .frame = f.frame, .close = TRUE };
+  Requester other = { .cache = f.cache, .ci = &ci };
+  psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0, reenter_cb, &closer,
+                                      NULL, NULL);
+  psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0, request_again_cb,
+                                      &other, NULL, NULL);
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  pump_until (&f, &closer.calls);
+  g_assert_true (closer.pipeline != VK_NULL_HANDLE);
+  g_assert_cmpint (other.calls, ==, 1);
+  g_assert_cmpint (other.result, ==, VK_SUCCESS);
+  g_assert_no_error (other.error);
+  g_assert_true (other.pipeline == closer.pipeline);
+  /* Closed now. */
+  g_autoptr(GError) error = NULL;
+  g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_CLOSED);
+  fixture_finish (&f);
+}
+
 /* A GTask still pending when the cache closes completes with CLOSED. */
 static void
 test_gtask_closed (void)
@@ -1561,6 +1645,7 @@ main (int argc, char **argv)
   g_test_add_func ("/async/close-waiter-requests", test_close_waiter_requests);
   g_test_add_func ("/async/close-callback-drops-last-ref", test_close_callback_drops_last_ref);
   g_test_add_func ("/async/pump-callback-drops-last-ref", test_pump_callback_drops_last_ref);
+  g_test_add_func ("/async/pump-reentrant", test_pump_reentrant);
   g_test_add_func ("/async/gtask-closed", test_gtask_closed);
   g_test_add_func ("/async/gtask-discarded-and-failed", test_gtask_discarded_and_failed);
   g_test_add_func ("/async/finalize-foreign-thread", test_finalize_foreign_thread);
