@@ -392,7 +392,9 @@ finish_async (PscCache      *self,
  * Cancelling @cancellable, from any thread, takes effect at the next
  * [method@Psc.Cache.begin_frame]: the task then completes with
  * %G_IO_ERROR_CANCELLED (it completes exactly once either way). A pending
- * task keeps the cache alive: keep pumping until it completes.
+ * task keeps the cache alive: keep pumping until it completes, or close the
+ * cache ([method@Psc.Cache.close]), which completes it with
+ * %PSC_ERROR_CLOSED.
  *
  * Since: 0.1
  */
@@ -417,7 +419,13 @@ psc_cache_get_graphics_pipeline_async (PscCache                           *self,
  * @result: the #GAsyncResult given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Psc.Cache.get_graphics_pipeline_async].
+ * Finishes [method@Psc.Cache.get_graphics_pipeline_async]. Besides the
+ * errors of [method@Psc.Cache.request_graphics_pipeline], the task fails
+ * with %PSC_ERROR_VULKAN (its message names the driver's `VkResult`) when
+ * the compile failed, %PSC_ERROR_DISCARDED when a hot reload replaced a
+ * shader it uses before it was ready, %PSC_ERROR_CLOSED when the cache was
+ * closed first, and %G_IO_ERROR_CANCELLED when it was cancelled. Any thread
+ * may call it (it reads only @result).
  *
  * Returns: the pipeline (borrowed, see [class@Psc.Cache]), or
  *   `VK_NULL_HANDLE` with @error set
@@ -466,7 +474,8 @@ psc_cache_get_compute_pipeline_async (PscCache                          *self,
  * @result: the #GAsyncResult given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Psc.Cache.get_compute_pipeline_async].
+ * Finishes [method@Psc.Cache.get_compute_pipeline_async], with the errors
+ * of [method@Psc.Cache.get_graphics_pipeline_finish].
  *
  * Returns: the pipeline, or `VK_NULL_HANDLE` with @error set
  *

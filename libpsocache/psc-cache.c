@@ -733,11 +733,16 @@ psc_cache_open (PscCache  *self,
                            _("device: the PscDevice was not initialized successfully"));
       return FALSE;
     }
-  /* The property specs already refuse other values; a subclass cannot
-   * exist (final type), so these hold unless memory was overwritten. */
-  g_assert ((self->flags & ~PSC_ALL_CACHE_FLAGS) == 0);
-  g_assert (backend == PSC_BACKEND_AUTO || backend == PSC_BACKEND_DYNAMIC_RENDERING ||
-            backend == PSC_BACKEND_LEGACY);
+  /* The property specs refuse other values already (with a warning); an
+   * error, not an abort, if one got through anyway. */
+  if ((self->flags & ~PSC_ALL_CACHE_FLAGS) != 0 ||
+      (backend != PSC_BACKEND_AUTO && backend != PSC_BACKEND_DYNAMIC_RENDERING &&
+       backend != PSC_BACKEND_LEGACY))
+    {
+      g_set_error_literal (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                           _("flags, backend: a value this version of libpsocache does not know"));
+      return FALSE;
+    }
 
   if (backend == PSC_BACKEND_AUTO)
     {
