@@ -13,15 +13,6 @@
 
 #define LAVAPIPE_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 
-static const char *const kind_names[PSC_OBJECT_KIND_COUNT] = {
-  [PSC_OBJECT_KIND_SAMPLER] = "sampler",
-  [PSC_OBJECT_KIND_DESCRIPTOR_SET_LAYOUT] = "descriptor-set layout",
-  [PSC_OBJECT_KIND_PIPELINE_LAYOUT] = "pipeline layout",
-  [PSC_OBJECT_KIND_RENDER_PASS] = "compatibility pass",
-  [PSC_OBJECT_KIND_GRAPHICS_PIPELINE] = "graphics pipeline",
-  [PSC_OBJECT_KIND_COMPUTE_PIPELINE] = "compute pipeline",
-  [PSC_OBJECT_KIND_SHADER_MODULE] = "shader module",
-};
 
 static const char *
 backend_name (PscBackend backend)
@@ -81,10 +72,8 @@ static void
 print_async_report (PscCache *cache, const PscDemoSceneResult *r, guint main_frames)
 {
   const PscDemoAsyncStats *a = &r->async_stats;
-  PscStats stats;
+  g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
   guint n = r->n_async_frames;
-
-  psc_cache_get_stats (cache, &stats);
 
   g_print ("\nFrames (R: hot reload before this frame, *: far-LOD pipelines requested; "
            "counters are per frame, except 'pending'):\n");
@@ -114,8 +103,8 @@ print_async_report (PscCache *cache, const PscDemoSceneResult *r, guint main_fra
   g_print ("  compiles completed on workers: %" G_GUINT64_FORMAT ", failed: %" G_GUINT64_FORMAT
            ", stale results discarded: %" G_GUINT64_FORMAT ", fallbacks returned: %"
            G_GUINT64_FORMAT ", stale returned: %" G_GUINT64_FORMAT "\n",
-           stats.async.completed, stats.async.failed, stats.async.stale_discards,
-           stats.async.fallbacks_returned, stats.async.stale_returned);
+           psc_stats_get_async (stats, PSC_ASYNC_COUNTER_COMPLETED), psc_stats_get_async (stats, PSC_ASYNC_COUNTER_FAILED), psc_stats_get_async (stats, PSC_ASYNC_COUNTER_STALE_DISCARDS),
+           psc_stats_get_async (stats, PSC_ASYNC_COUNTER_FALLBACKS_RETURNED), psc_stats_get_async (stats, PSC_ASYNC_COUNTER_STALE_RETURNED));
   if (a->reload_frame != 0)
     {
       g_print ("  hot reload of %s before frame %u (%u pipelines use it): then %"
@@ -135,13 +124,13 @@ print_async_report (PscCache *cache, const PscDemoSceneResult *r, guint main_fra
   if (psc_cache_get_eviction_idle_frames (cache) > 0)
     g_print ("  eviction after %u idle frames: %" G_GUINT64_FORMAT " evicted, %" G_GUINT64_FORMAT
              " compiled again when requested (far-LOD set: %u pipelines)\n",
-             psc_cache_get_eviction_idle_frames (cache), stats.async.evictions,
+             psc_cache_get_eviction_idle_frames (cache), psc_stats_get_async (stats, PSC_ASYNC_COUNTER_EVICTIONS),
              a->recompiles_after_eviction, a->far_pipelines);
   else
     g_print ("  no eviction (far-LOD set: %u pipelines)\n", a->far_pipelines);
   g_print ("  retired handles (stale generations, evicted pipelines) destroyed after the GPU "
            "timeline passed them: %" G_GUINT64_FORMAT ", still pending: %" G_GUINT64_FORMAT "\n",
-           stats.async.retired, stats.async.retirements_pending);
+           psc_stats_get_async (stats, PSC_ASYNC_COUNTER_RETIRED), psc_stats_get_async (stats, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING));
   g_print ("  owner-thread wait in the frame loop: %.3f ms (the owner thread never compiles)\n",
            ms (a->loop_owner_wait_ns));
   if (a->converged)
@@ -155,10 +144,9 @@ print_async_report (PscCache *cache, const PscDemoSceneResult *r, guint main_fra
 static void
 print_report (PscCache *cache, const PscDemoSceneResult *r)
 {
-  PscStats stats;
-  guint64 rejected = 0;
-
-  psc_cache_get_stats (cache, &stats);
+  g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
+  /* The kinds of the library we run against, named by their nicks. */
+  g_autoptr(GEnumClass) kinds = g_type_class_ref (PSC_TYPE_OBJECT_KIND);
 
   g_print ("\nScene: %u graphics + %u compute pipelines, %u shader modules, "
            "%u frames, final image %ux%u\n",
@@ -186,19 +174,22 @@ print_report (PscCache *cache, const PscDemoSceneResult *r)
   g_print ("\nCache counters per kind:\n");
   g_print ("  %-22s %8s %8s %8s %9s %12s %10s\n",
            "kind", "entries", "created", "hits", "misses", "create ms", "host KiB");
-  for (int k = 0; k < PSC_OBJECT_KIND_COUNT; k++)
+  for (guint i = 0; i < kinds->n_values; i++)
     {
-      const PscKindStats *ks = &stats.kinds[k];
+      PscObjectKind k = (PscObjectKind) kinds->values[i].value;
 
       g_print ("  %-22s %8" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT
                " %9" G_GUINT64_FORMAT " %12.3f %10.1f\n",
-               kind_names[k], ks->entries, ks->creations, ks->hits, ks->misses,
-               ms (ks->creation_ns), (double) ks->host_bytes / 1024.0);
+               kinds->values[i].value_nick,
+               psc_stats_get_counter (stats, k, PSC_COUNTER_ENTRIES),
+               psc_stats_get_counter (stats, k, PSC_COUNTER_CREATIONS),
+               psc_stats_get_counter (stats, k, PSC_COUNTER_HITS),
+               psc_stats_get_counter (stats, k, PSC_COUNTER_MISSES),
+               ms (psc_stats_get_counter (stats, k, PSC_COUNTER_CREATION_NS)),
+               (double) psc_stats_get_counter (stats, k, PSC_COUNTER_HOST_BYTES) / 1024.0);
     }
-  for (int i = 0; i < PSC_REJECT_REASON_COUNT; i++)
-    rejected += stats.rejected[i];
   g_print ("  capacity failures: %" G_GUINT64_FORMAT ", rejected requests: %" G_GUINT64_FORMAT "\n",
-           stats.capacity_failures, rejected);
+           psc_stats_get_capacity_failures (stats), psc_stats_get_rejected_total (stats));
 
   if (r->render_pass_begins > 0 || r->rendering_begins > 0)
     g_print ("\nRecorded %u render-pass begins and %u dynamic-rendering begins; "
@@ -382,8 +373,9 @@ main (int argc, char **argv)
     }
   if (async)
     {
-      PscCacheOptions cache_options = { .workers = (guint) workers };
+      PscCacheOptions cache_options = PSC_CACHE_OPTIONS_INIT;
 
+      cache_options.workers = (guint) workers;
       cache = psc_cache_new_full (device, backend, PSC_CACHE_FLAGS_NONE, &cache_options, &error);
     }
   else

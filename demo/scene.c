@@ -253,11 +253,9 @@ now_ns (void)
 static guint64
 total_creations (PscCache *cache)
 {
-  guint64 n = 0;
+  g_autoptr(PscStats) st = psc_cache_get_stats (cache);
 
-  for (int k = 0; k < PSC_OBJECT_KIND_COUNT; k++)
-    n += psc_cache_get_counter (cache, (PscObjectKind) k, PSC_COUNTER_CREATIONS);
-  return n;
+  return psc_stats_get_total (st, PSC_COUNTER_CREATIONS);
 }
 
 static gboolean
@@ -1403,10 +1401,9 @@ request_pipelines (PscDemoScene *s, GError **error)
 static guint64
 owner_wait_ns (PscCache *cache)
 {
-  PscStats st;
+  g_autoptr(PscStats) st = psc_cache_get_stats (cache);
 
-  psc_cache_get_stats (cache, &st);
-  return st.async.owner_wait_ns;
+  return psc_stats_get_async (st, PSC_ASYNC_COUNTER_OWNER_WAIT_NS);
 }
 
 static gboolean
@@ -2184,15 +2181,15 @@ psc_demo_scene_render_frame (PscDemoScene *s, PscDemoFrameFlags flags, GError **
 
   if (s->async)
     {
-      PscStats st;
+      g_autoptr(PscStats) st = psc_cache_get_stats (s->cache);
 
-      psc_cache_get_stats (s->cache, &st);
-      log.completed = st.async.completed;
-      log.evictions = st.async.evictions;
-      log.retired = st.async.retired;
-      log.retirements_pending = st.async.retirements_pending;
-      log.stale_discards = st.async.stale_discards;
-      s->astats.loop_owner_wait_ns = st.async.owner_wait_ns - s->loop_owner_wait_start;
+      log.completed = psc_stats_get_async (st, PSC_ASYNC_COUNTER_COMPLETED);
+      log.evictions = psc_stats_get_async (st, PSC_ASYNC_COUNTER_EVICTIONS);
+      log.retired = psc_stats_get_async (st, PSC_ASYNC_COUNTER_RETIRED);
+      log.retirements_pending = psc_stats_get_async (st, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING);
+      log.stale_discards = psc_stats_get_async (st, PSC_ASYNC_COUNTER_STALE_DISCARDS);
+      s->astats.loop_owner_wait_ns =
+        psc_stats_get_async (st, PSC_ASYNC_COUNTER_OWNER_WAIT_NS) - s->loop_owner_wait_start;
       log.owner_wait_ns = s->astats.loop_owner_wait_ns;
       log.ns = now_ns () - t0;
       g_array_append_val (s->frame_log, log);

@@ -170,7 +170,8 @@ typedef struct {
 } PscDemoCallTime;
 
 /* One frame of the asynchronous mode. Draw counts are graphics draws; the
- * cache counters are PscStats.async after the frame (cumulative). */
+ * cache counters are the PscStats asynchronous counters after the frame
+ * (cumulative). */
 typedef struct {
   guint frame;
   guint requested;                /* graphics pipelines requested (and drawn unless skipped) */

@@ -9,14 +9,6 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-/* Checks shared by every entry point here. */
-#define CHECK_CACHE(self, error, val) \
-  G_STMT_START { \
-    g_return_val_if_fail (PSC_IS_CACHE (self), (val)); \
-    g_return_val_if_fail (psc_cache_get_core (self) != NULL, (val)); \
-    g_return_val_if_fail ((error) == NULL || *(error) == NULL, (val)); \
-  } G_STMT_END
-
 #define CHECK_POLICY(policy, flags, val) \
   G_STMT_START { \
     g_return_val_if_fail ((policy) == PSC_MISS_POLICY_WAIT || \
@@ -49,7 +41,7 @@ finish_request (PscStatus            status,
  * @info: the create info, as for [method@Psc.Cache.get_graphics_pipeline]
  * @policy: what to do if the pipeline is not Ready
  * @flags: request flags
- * @callback: (nullable) (scope notified): called once when the pipeline is
+ * @callback: (nullable) (scope async): called once when the pipeline is
  *   Ready or has failed, unless the request returned
  *   %PSC_REQUEST_RESULT_READY
  * @context: (closure callback): passed to @callback
@@ -81,6 +73,8 @@ finish_request (PscStatus            status,
  *
  * Returns: the pipeline (see above), or `VK_NULL_HANDLE`; on failure @error
  *   is set
+ *
+ * Since: 0.1
  */
 VkPipeline
 psc_cache_request_graphics_pipeline (PscCache                           *self,
@@ -96,14 +90,12 @@ psc_cache_request_graphics_pipeline (PscCache                           *self,
   PscCoreRequestState state = PSC_CORE_PENDING;
   VkPipeline pipeline = VK_NULL_HANDLE;
 
-  CHECK_CACHE (self, error, VK_NULL_HANDLE);
+  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
   CHECK_POLICY (policy, flags, VK_NULL_HANDLE);
-  if (G_UNLIKELY (info == NULL))
-    psc_core_count_rejection (psc_cache_get_core (self), PSC_STATUS_INVALID_ARGUMENT);
-  g_return_val_if_fail (info != NULL, VK_NULL_HANDLE);
+  PSC_CACHE_CHECK_INFO (self, info, VK_NULL_HANDLE);
 
   PSC_CORE_ERROR_INIT (core_error);
-  PscStatus status = psc_core_request_graphics (psc_cache_get_core (self), info,
+  PscStatus status = psc_core_request_graphics (self->core, info,
                                                     (PscCoreMissPolicy) policy, flags,
                                                     callback, context, &pipeline, &state,
                                                     &core_error);
@@ -116,7 +108,7 @@ psc_cache_request_graphics_pipeline (PscCache                           *self,
  * @info: the create info, as for [method@Psc.Cache.get_compute_pipeline]
  * @policy: what to do if the pipeline is not Ready
  * @flags: request flags
- * @callback: (nullable) (scope notified): see
+ * @callback: (nullable) (scope async): see
  *   [method@Psc.Cache.request_graphics_pipeline]
  * @context: (closure callback): passed to @callback
  * @result: (out) (optional): what was returned
@@ -127,6 +119,8 @@ psc_cache_request_graphics_pipeline (PscCache                           *self,
  * behaves like %PSC_MISS_POLICY_SKIP here.
  *
  * Returns: the pipeline, or `VK_NULL_HANDLE`
+ *
+ * Since: 0.1
  */
 VkPipeline
 psc_cache_request_compute_pipeline (PscCache                          *self,
@@ -142,14 +136,12 @@ psc_cache_request_compute_pipeline (PscCache                          *self,
   PscCoreRequestState state = PSC_CORE_PENDING;
   VkPipeline pipeline = VK_NULL_HANDLE;
 
-  CHECK_CACHE (self, error, VK_NULL_HANDLE);
+  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
   CHECK_POLICY (policy, flags, VK_NULL_HANDLE);
-  if (G_UNLIKELY (info == NULL))
-    psc_core_count_rejection (psc_cache_get_core (self), PSC_STATUS_INVALID_ARGUMENT);
-  g_return_val_if_fail (info != NULL, VK_NULL_HANDLE);
+  PSC_CACHE_CHECK_INFO (self, info, VK_NULL_HANDLE);
 
   PSC_CORE_ERROR_INIT (core_error);
-  PscStatus status = psc_core_request_compute (psc_cache_get_core (self), info,
+  PscStatus status = psc_core_request_compute (self->core, info,
                                                    (PscCoreMissPolicy) policy, flags,
                                                    callback, context, &pipeline, &state,
                                                    &core_error);
@@ -163,7 +155,7 @@ psc_cache_request_compute_pipeline (PscCache                          *self,
  *   [method@Psc.Cache.prepare_compute_pipeline]
  * @policy: what to do if the pipeline is not Ready
  * @flags: request flags
- * @callback: (nullable) (scope notified): see
+ * @callback: (nullable) (scope async): see
  *   [method@Psc.Cache.request_graphics_pipeline]
  * @context: (closure callback): passed to @callback
  * @result: (out) (optional): what was returned
@@ -174,6 +166,8 @@ psc_cache_request_compute_pipeline (PscCache                          *self,
  * with %PSC_ERROR_INVALID_ARGUMENT and the application prepares it again.
  *
  * Returns: the pipeline, or `VK_NULL_HANDLE`
+ *
+ * Since: 0.1
  */
 VkPipeline
 psc_cache_request_prepared_pipeline (PscCache            *self,
@@ -189,11 +183,11 @@ psc_cache_request_prepared_pipeline (PscCache            *self,
   PscCoreRequestState state = PSC_CORE_PENDING;
   VkPipeline pipeline = VK_NULL_HANDLE;
 
-  CHECK_CACHE (self, error, VK_NULL_HANDLE);
+  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
   CHECK_POLICY (policy, flags, VK_NULL_HANDLE);
 
   PSC_CORE_ERROR_INIT (core_error);
-  PscStatus status = psc_core_request_prepared (psc_cache_get_core (self), key_id,
+  PscStatus status = psc_core_request_prepared (self->core, key_id,
                                                     (PscCoreMissPolicy) policy, flags,
                                                     callback, context, &pipeline, &state,
                                                     &core_error);
@@ -222,6 +216,9 @@ op_cancelled_cb (GCancellable *cancellable,
   g_atomic_int_set (&op->cancelled, 1);
 }
 
+/* The core says VK_INCOMPLETE for a discarded request; whether a hot reload
+ * or the cache's close discarded it is the core's closed state (set before
+ * any waiter is called). */
 static void
 op_complete (PscAsyncOp *op,
              VkPipeline  pipeline,
@@ -233,13 +230,16 @@ op_complete (PscAsyncOp *op,
     return;
   if (pipeline != VK_NULL_HANDLE)
     g_task_return_pointer (task, (gpointer) pipeline, NULL);
+  else if (result == VK_INCOMPLETE && psc_core_is_closed (op->cache->core))
+    g_task_return_new_error (task, PSC_ERROR, PSC_ERROR_CLOSED, "%s",
+                             _("The request was not completed: the cache was closed"));
   else if (result == VK_INCOMPLETE)
-    g_task_return_new_error (task, PSC_ERROR, PSC_ERROR_FAILED, "%s",
-                             _("the request was discarded: a shader it uses was reloaded, "
-                               "or the cache was destroyed"));
+    g_task_return_new_error (task, PSC_ERROR, PSC_ERROR_DISCARDED, "%s",
+                             _("The request was discarded: a hot reload replaced a shader "
+                               "it uses; request the pipeline again"));
   else
     g_task_return_new_error (task, PSC_ERROR, PSC_ERROR_VULKAN,
-                             _("pipeline compilation failed (VkResult %d)"), (int) result);
+                             _("Pipeline compilation failed: %s"), psc_vk_result_name (result));
 }
 
 static void
@@ -262,14 +262,29 @@ op_ready_cb (void       *context,
   PscAsyncOp *op = context;
 
   op_complete (op, pipeline, result);
-  g_ptr_array_remove_fast (psc_cache_get_pending (op->cache), op);
+  g_ptr_array_remove_fast (op->cache->pending, op);
   op_free (op);
+}
+
+void
+psc_cache_async_drop (PscCache *self)
+{
+  /* A pending task holds a reference to the cache, so an op left when the
+   * last reference is gone has completed its task (cancelled) already. */
+  for (guint i = 0; i < self->pending->len; i++)
+    {
+      PscAsyncOp *op = g_ptr_array_index (self->pending, i);
+
+      g_assert (op->task == NULL);
+      op_free (op);
+    }
+  g_ptr_array_set_size (self->pending, 0);
 }
 
 void
 psc_cache_async_pump (PscCache *self)
 {
-  GPtrArray *pending = psc_cache_get_pending (self);
+  GPtrArray *pending = self->pending;
 
   for (guint i = 0; i < pending->len; i++)
     {
@@ -302,16 +317,24 @@ start_async (PscCache           *self,
   g_task_set_source_tag (task, source_tag);
   if (g_task_return_error_if_cancelled (task))
     return;
+  if (self->core == NULL)
+    {
+      GError *error = NULL;
+
+      psc_cache_set_not_open_error (self, &error);
+      g_task_return_error (task, error);
+      return;
+    }
 
   op = g_new0 (PscAsyncOp, 1);
   op->cache = self;
   op->task = g_object_ref (task);
   PSC_CORE_ERROR_INIT (core_error);
   if (graphics)
-    status = psc_core_request_graphics (psc_cache_get_core (self), info, PSC_CORE_MISS_SKIP, 0,
+    status = psc_core_request_graphics (self->core, info, PSC_CORE_MISS_SKIP, 0,
                                         op_ready_cb, op, &pipeline, &state, &core_error);
   else
-    status = psc_core_request_compute (psc_cache_get_core (self), info, PSC_CORE_MISS_SKIP, 0,
+    status = psc_core_request_compute (self->core, info, PSC_CORE_MISS_SKIP, 0,
                                        op_ready_cb, op, &pipeline, &state, &core_error);
 
   if (status != PSC_STATUS_OK || state == PSC_CORE_READY)
@@ -337,7 +360,7 @@ start_async (PscCache           *self,
       op->cancellable = g_object_ref (cancellable);
       op->cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (op_cancelled_cb), op, NULL);
     }
-  g_ptr_array_add (psc_cache_get_pending (self), op);
+  g_ptr_array_add (self->pending, op);
 }
 
 static VkPipeline
@@ -369,7 +392,11 @@ finish_async (PscCache      *self,
  * Cancelling @cancellable, from any thread, takes effect at the next
  * [method@Psc.Cache.begin_frame]: the task then completes with
  * %G_IO_ERROR_CANCELLED (it completes exactly once either way). A pending
- * task keeps the cache alive: keep pumping until it completes.
+ * task keeps the cache alive: keep pumping until it completes, or close the
+ * cache ([method@Psc.Cache.close]), which completes it with
+ * %PSC_ERROR_CLOSED.
+ *
+ * Since: 0.1
  */
 void
 psc_cache_get_graphics_pipeline_async (PscCache                           *self,
@@ -379,7 +406,6 @@ psc_cache_get_graphics_pipeline_async (PscCache                           *self,
                                        gpointer                            user_data)
 {
   g_return_if_fail (PSC_IS_CACHE (self));
-  g_return_if_fail (psc_cache_get_core (self) != NULL);
   g_return_if_fail (info != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
@@ -393,10 +419,18 @@ psc_cache_get_graphics_pipeline_async (PscCache                           *self,
  * @result: the #GAsyncResult given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Psc.Cache.get_graphics_pipeline_async].
+ * Finishes [method@Psc.Cache.get_graphics_pipeline_async]. Besides the
+ * errors of [method@Psc.Cache.request_graphics_pipeline], the task fails
+ * with %PSC_ERROR_VULKAN (its message names the driver's `VkResult`) when
+ * the compile failed, %PSC_ERROR_DISCARDED when a hot reload replaced a
+ * shader it uses before it was ready, %PSC_ERROR_CLOSED when the cache was
+ * closed first, and %G_IO_ERROR_CANCELLED when it was cancelled. Any thread
+ * may call it (it reads only @result).
  *
  * Returns: the pipeline (borrowed, see [class@Psc.Cache]), or
  *   `VK_NULL_HANDLE` with @error set
+ *
+ * Since: 0.1
  */
 VkPipeline
 psc_cache_get_graphics_pipeline_finish (PscCache      *self,
@@ -416,6 +450,8 @@ psc_cache_get_graphics_pipeline_finish (PscCache      *self,
  *
  * The compute counterpart of
  * [method@Psc.Cache.get_graphics_pipeline_async].
+ *
+ * Since: 0.1
  */
 void
 psc_cache_get_compute_pipeline_async (PscCache                          *self,
@@ -425,7 +461,6 @@ psc_cache_get_compute_pipeline_async (PscCache                          *self,
                                       gpointer                           user_data)
 {
   g_return_if_fail (PSC_IS_CACHE (self));
-  g_return_if_fail (psc_cache_get_core (self) != NULL);
   g_return_if_fail (info != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
@@ -439,9 +474,12 @@ psc_cache_get_compute_pipeline_async (PscCache                          *self,
  * @result: the #GAsyncResult given to the callback
  * @error: return location for a #GError
  *
- * Finishes [method@Psc.Cache.get_compute_pipeline_async].
+ * Finishes [method@Psc.Cache.get_compute_pipeline_async], with the errors
+ * of [method@Psc.Cache.get_graphics_pipeline_finish].
  *
  * Returns: the pipeline, or `VK_NULL_HANDLE` with @error set
+ *
+ * Since: 0.1
  */
 VkPipeline
 psc_cache_get_compute_pipeline_finish (PscCache      *self,
@@ -467,6 +505,8 @@ psc_cache_get_compute_pipeline_finish (PscCache      *self,
  *
  * Returns: %TRUE, or %FALSE with @error set (%PSC_ERROR_FOREIGN_HANDLE if
  *   @fallback is not a Ready graphics pipeline of this cache)
+ *
+ * Since: 0.1
  */
 gboolean
 psc_cache_set_fallback (PscCache    *self,
@@ -476,9 +516,9 @@ psc_cache_set_fallback (PscCache    *self,
   PscCoreError core_error;
   PscStatus status;
 
-  CHECK_CACHE (self, error, FALSE);
+  PSC_CACHE_CHECK (self, error, FALSE);
   PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_set_fallback (psc_cache_get_core (self), fallback, &core_error);
+  status = psc_core_set_fallback (self->core, fallback, &core_error);
   if (status != PSC_STATUS_OK)
     {
       psc_cache_fail (error, status, &core_error);
@@ -492,15 +532,19 @@ psc_cache_set_fallback (PscCache    *self,
  * @self: a cache
  *
  * Forgets every Failed pipeline, so the next request for it compiles again.
- * Owner thread only.
+ * Owner thread only (rule (b)): from another thread it is a programming
+ * error (a critical, nothing happens). It does nothing on a cache that is
+ * closed or not open.
+ *
+ * Since: 0.1
  */
 void
 psc_cache_clear_failures (PscCache *self)
 {
   g_return_if_fail (PSC_IS_CACHE (self));
-  g_return_if_fail (psc_cache_get_core (self) != NULL);
-  g_return_if_fail (psc_cache_is_owner_thread (self));
-  psc_core_clear_failures (psc_cache_get_core (self));
+  if (!psc_cache_enter_owner (self, G_STRFUNC))
+    return;
+  psc_core_clear_failures (self->core);
 }
 
 /**
@@ -521,8 +565,13 @@ psc_cache_clear_failures (PscCache *self)
  * waiters are called with `VK_INCOMPLETE`, and a result that arrives later
  * is never published); Ready ones are kept and flagged stale.
  *
- * Requests naming the module (by the old or the new handle) now ask for the
- * new generation and compile again. Until that pipeline is Ready, an
+ * Requests naming the new handle ask for the new generation and compile
+ * again. The old handle names the shader at its new generation too, until
+ * the next [method@Psc.Cache.begin_frame]; from then on it is no handle of
+ * this cache (requests naming it fail with %PSC_ERROR_FOREIGN_HANDLE) and
+ * the old module is destroyed once no compile job uses it. @code is
+ * checked like registered code (malformed SPIR-V is refused, naming the
+ * word, and nothing changes). Until the new pipeline is Ready, an
  * asynchronous request may return the previous generation's pipeline,
  * flagged %PSC_REQUEST_RESULT_STALE; the previous generation is retired once
  * the new one is published, or when it falls idle (eviction). Prepared keys
@@ -530,6 +579,8 @@ psc_cache_clear_failures (PscCache *self)
  *
  * Returns: the new module, or `VK_NULL_HANDLE` with @error set (the cache is
  *   then unchanged)
+ *
+ * Since: 0.1
  */
 VkShaderModule
 psc_cache_replace_shader (PscCache          *self,
@@ -543,12 +594,12 @@ psc_cache_replace_shader (PscCache          *self,
   VkShaderModule new_module = VK_NULL_HANDLE;
   PscStatus status;
 
-  CHECK_CACHE (self, error, VK_NULL_HANDLE);
+  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
   g_return_val_if_fail (module != VK_NULL_HANDLE, VK_NULL_HANDLE);
   g_return_val_if_fail (code != NULL, VK_NULL_HANDLE);
 
   PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_replace_shader (psc_cache_get_core (self), module, code, code_size, old_pool,
+  status = psc_core_replace_shader (self->core, module, code, code_size, old_pool,
                                     &new_module, &core_error);
   if (status != PSC_STATUS_OK)
     {
@@ -569,6 +620,8 @@ psc_cache_replace_shader (PscCache          *self,
  * id, and no descriptor pool is handed over.
  *
  * Returns: %TRUE, or %FALSE with @error set
+ *
+ * Since: 0.1
  */
 gboolean
 psc_cache_replace_shader_bytes (PscCache  *self,
@@ -580,22 +633,19 @@ psc_cache_replace_shader_bytes (PscCache  *self,
   VkShaderModule module = VK_NULL_HANDLE, new_module = VK_NULL_HANDLE;
   PscStatus status;
   gsize size = 0;
-  gconstpointer data;
-  g_autofree guint32 *words = NULL;
+  const guint32 *words;
+  g_autofree guint32 *owned = NULL;
 
-  CHECK_CACHE (self, error, FALSE);
+  PSC_CACHE_CHECK (self, error, FALSE);
   g_return_val_if_fail (spirv != NULL, FALSE);
 
   PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_shader_module_for_id (psc_cache_get_core (self), shader_id, &module,
+  status = psc_core_shader_module_for_id (self->core, shader_id, &module,
                                           &core_error);
   if (status == PSC_STATUS_OK)
     {
-      data = g_bytes_get_data (spirv, &size);
-      words = g_malloc (size ? size : 4);   /* GBytes data may be unaligned */
-      if (size)
-        memcpy (words, data, size);
-      status = psc_core_replace_shader (psc_cache_get_core (self), module, words, size,
+      words = psc_spirv_words (spirv, &size, &owned);
+      status = psc_core_replace_shader (self->core, module, words, size,
                                         VK_NULL_HANDLE, &new_module, &core_error);
     }
   if (status != PSC_STATUS_OK)
@@ -614,16 +664,21 @@ psc_cache_replace_shader_bytes (PscCache  *self,
  *
  * Evicts Ready, unpinned pipelines that have been idle: they leave the cache
  * at once and are destroyed once the GPU timeline passes them (see
- * [method@Psc.Cache.begin_frame]). Owner thread only.
+ * [method@Psc.Cache.begin_frame]). Owner thread only (rule (b)): from
+ * another thread it is a programming error (a critical; nothing is
+ * evicted).
  *
- * Returns: how many pipelines were evicted
+ * Returns: how many pipelines were evicted (0 on a cache that is closed or
+ *   not open)
+ *
+ * Since: 0.1
  */
 guint
 psc_cache_evict (PscCache *self,
                  guint     idle_frames)
 {
   g_return_val_if_fail (PSC_IS_CACHE (self), 0);
-  g_return_val_if_fail (psc_cache_get_core (self) != NULL, 0);
-  g_return_val_if_fail (psc_cache_is_owner_thread (self), 0);
-  return psc_core_evict (psc_cache_get_core (self), idle_frames);
+  if (!psc_cache_enter_owner (self, G_STRFUNC))
+    return 0;
+  return psc_core_evict (self->core, idle_frames);
 }

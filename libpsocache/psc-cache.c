@@ -1,4 +1,7 @@
-/* psc-cache.c: PscCache, the GObject face of the core's object cache.
+/* psc-cache.c: PscCache, the GObject face of the core's object cache:
+ * construction (GInitable and construct-only properties), the threads
+ * policy, the pump, close and the counters. The requests live in
+ * psc-cache-objects.c and psc-cache-async.c.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -18,6 +21,30 @@
  * canonical keys, and creates shader modules from SPIR-V. Identical requests
  * return the same handle; the driver is called once per distinct key.
  *
+ * ## Construction
+ *
+ * A cache implements [iface@Gio.Initable]: construction can fail (for
+ * example %PSC_ERROR_UNSUPPORTED when the dynamic-rendering backend is
+ * asked of a device without it), and it fails with a #GError, never with a
+ * half-made object. In C use [ctor@Psc.Cache.new] or
+ * [ctor@Psc.Cache.new_full], or `g_initable_new (PSC_TYPE_CACHE, NULL,
+ * &error, "device", device, "workers", 2, NULL)` with the construct-only
+ * properties ([property@Psc.Cache:device] is required). The thread that
+ * initializes the cache becomes its owner thread.
+ *
+ * A cache made with g_object_new() is not usable until g_initable_init()
+ * succeeded on it. Until then, and for good after a failed initialization,
+ * the cache is *not open*: every method with a #GError fails with
+ * %PSC_ERROR_CLOSED (its message says why: never initialized, or the
+ * initialization's own error), the others do nothing, the getters answer
+ * (the counters are zero), and none of them emits a critical.
+ *
+ * From Python, `Psc.Cache.new (device, backend, flags)` raises on failure.
+ * PyGObject (3.42) does not call g_initable_init() on `Psc.Cache (...)`;
+ * the `Psc` override installed with the typelib does, so `Psc.Cache
+ * (device=device, workers=2)` constructs and initializes, and `Psc.Cache ()`
+ * raises `GLib.Error` (%PSC_ERROR_INVALID_ARGUMENT: no device).
+ *
  * ## Ownership and borrowed handles
  *
  * Every handle the cache returns is owned by the cache. Callers borrow it and
@@ -33,20 +60,64 @@
  *
  * ## Threads
  *
- * A cache has one owner thread: the thread that called
- * [ctor@Psc.Cache.new] (normally the render thread). Every method that
- * mutates the cache or returns cached objects must be called there; a call
- * from another thread fails with %PSC_ERROR_WRONG_THREAD and changes nothing.
- * Counters ([method@Psc.Cache.get_stats], [method@Psc.Cache.get_counter] and
- * the counter properties) are published with atomics and may be read from
- * any thread. The last reference should be dropped on the owner thread.
+ * A cache has one owner thread: the thread that initialized it (normally
+ * the render thread). Every method follows one of three rules:
+ *
+ * - (a) owner thread only, with a #GError: from another thread the call
+ *   fails with %PSC_ERROR_WRONG_THREAD (counted as a rejected request) and
+ *   changes nothing;
+ * - (b) owner thread only, without a #GError: from another thread the call
+ *   is a programming error, reported with g_critical(); it changes nothing
+ *   and returns 0, %FALSE or nothing;
+ * - (c) any thread: safe to call concurrently with the owner thread.
+ *
+ * | method | rule |
+ * | --- | --- |
+ * | [ctor@Psc.Cache.new], [ctor@Psc.Cache.new_full], g_initable_new(), g_initable_init() | any thread; it becomes the owner |
+ * | [method@Psc.Cache.register_shader], [method@Psc.Cache.register_shader_bytes] | (a) |
+ * | [method@Psc.Cache.release_shader], [method@Psc.Cache.release_shader_id] | (a) |
+ * | [method@Psc.Cache.replace_shader], [method@Psc.Cache.replace_shader_bytes] | (a) |
+ * | [method@Psc.Cache.get_sampler], [method@Psc.Cache.get_descriptor_set_layout] | (a) |
+ * | [method@Psc.Cache.get_pipeline_layout], [method@Psc.Cache.get_compat_render_pass] | (a) |
+ * | [method@Psc.Cache.get_graphics_pipeline], [method@Psc.Cache.get_compute_pipeline] | (a) |
+ * | [method@Psc.Cache.get_graphics_key_size] | (a) |
+ * | [method@Psc.Cache.prepare_graphics_pipeline], [method@Psc.Cache.prepare_compute_pipeline] | (a) |
+ * | [method@Psc.Cache.get_prepared_pipeline] | (a) |
+ * | [method@Psc.Cache.request_graphics_pipeline], [method@Psc.Cache.request_compute_pipeline], [method@Psc.Cache.request_prepared_pipeline] | (a) |
+ * | [method@Psc.Cache.get_graphics_pipeline_async], [method@Psc.Cache.get_compute_pipeline_async] | (a), the task fails |
+ * | [method@Psc.Cache.set_fallback], [method@Psc.Cache.pin], [method@Psc.Cache.unpin] | (a) |
+ * | [method@Psc.Cache.begin_frame], [method@Psc.Cache.close] | (b) |
+ * | [method@Psc.Cache.clear_failures], [method@Psc.Cache.evict] | (b) |
+ * | [method@Psc.Cache.set_eviction_idle_frames], setting [property@Psc.Cache:eviction-idle-frames] | (b) |
+ * | [method@Psc.Cache.get_shader_id], [method@Psc.Cache.is_compat_render_pass] | (b) |
+ * | dropping the last reference | owner thread (see Destruction) |
+ * | [method@Psc.Cache.get_device], [method@Psc.Cache.get_backend], [method@Psc.Cache.get_flags] | (c) |
+ * | [method@Psc.Cache.get_eviction_idle_frames], reading any property | (c) |
+ * | [method@Psc.Cache.get_stats], [method@Psc.Cache.get_counter] | (c) |
+ * | [method@Psc.Cache.get_graphics_pipeline_finish], [method@Psc.Cache.get_compute_pipeline_finish] | (c); they read only the result |
+ *
+ * Counters are published with atomics, so reading them (c) never touches
+ * the owner thread's state. Callbacks ([callback@Psc.PipelineReadyFn],
+ * #GTask callbacks) run on the owner thread. A cache that is closed or not
+ * open fails every (a) call with %PSC_ERROR_CLOSED and ignores (b) calls
+ * (with the critical still, from a foreign thread). `docs/threads.md` in the
+ * source tree holds the same table.
  *
  * ## Destruction
  *
- * Finalizing the cache destroys every object it owns. The application must
- * make sure that the GPU no longer uses any of them (for example by waiting
- * for its last submission's fence or timeline value); the cache never calls
+ * [method@Psc.Cache.close] ends a cache explicitly (owner thread, once the
+ * GPU no longer uses its objects); dropping the last reference on the owner
+ * thread closes it if that was not done. Either way every pending request
+ * is completed with %PSC_ERROR_CLOSED (C callbacks with `VK_INCOMPLETE`) and
+ * every object the cache owns is destroyed: the application must make sure
+ * that the GPU no longer uses any of them (for example by waiting for its
+ * last submission's fence or timeline value); the cache never calls
  * `vkDeviceWaitIdle`. The cache keeps its [class@Psc.Device] alive.
+ *
+ * Dropping the last reference on another thread is an error, reported with
+ * g_critical(): the cache is closed there without calling any pending
+ * callback (their contexts are dropped), so no application code runs on
+ * the wrong thread; its objects are destroyed on that thread.
  *
  * ## Errors
  *
@@ -58,26 +129,12 @@
  * a cache or a create info is expected is a programming error reported with
  * g_critical(); a %NULL create info is also counted as a rejected request.
  *
- * ## Testing hook
- *
- * When the environment variable `PSOCACHE_TEST_FORCE_HASH` holds a 64-bit
- * hexadecimal value (with or without `0x`) when a cache is created, every key
- * of that cache hashes to that value, so tests can fill a collision bucket and
- * observe %PSC_ERROR_CAPACITY. It exists only for testing: it makes every
- * lookup a collision and must never be set in production.
- *
- * Two more hooks exist for the asynchronous tests only:
- * `PSOCACHE_TEST_FAIL_COMPILES=N` makes the first N pipeline compiles of a
- * new cache fail as if the driver returned `VK_ERROR_OUT_OF_DEVICE_MEMORY`,
- * and `PSOCACHE_TEST_PLANT_RACE=1` plants a data race in the worker hand-off
- * so a ThreadSanitizer control run can prove the race detector would see
- * one. Never set them in production.
+ * Since: 0.1
  */
 
 #define PSC_ALL_CACHE_FLAGS (PSC_CACHE_FLAGS_PASS_THROUGH)
-#define PSC_TEST_FORCE_HASH_ENV "PSOCACHE_TEST_FORCE_HASH"
 
-/* The core's numbering and statistics layout are the public ones. */
+/* The core's numbering is the public one. */
 G_STATIC_ASSERT ((int) PSC_STATUS_FAILED == (int) PSC_ERROR_FAILED);
 G_STATIC_ASSERT ((int) PSC_STATUS_INVALID_ARGUMENT == (int) PSC_ERROR_INVALID_ARGUMENT);
 G_STATIC_ASSERT ((int) PSC_STATUS_UNSUPPORTED == (int) PSC_ERROR_UNSUPPORTED);
@@ -89,7 +146,6 @@ G_STATIC_ASSERT ((int) PSC_STATUS_NO_DEVICE == (int) PSC_ERROR_NO_DEVICE);
 G_STATIC_ASSERT ((int) PSC_STATUS_QUEUE_FULL == (int) PSC_ERROR_QUEUE_FULL);
 G_STATIC_ASSERT ((int) PSC_STATUS_CLOSED == (int) PSC_ERROR_CLOSED);
 G_STATIC_ASSERT ((int) PSC_STATUS_DISCARDED == (int) PSC_ERROR_DISCARDED);
-G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_REJECT_REASON_COUNT);
 G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_ERROR_DISCARDED + 1);
 G_STATIC_ASSERT ((int) PSC_CORE_MISS_WAIT == (int) PSC_MISS_POLICY_WAIT);
 G_STATIC_ASSERT ((int) PSC_CORE_MISS_SKIP == (int) PSC_MISS_POLICY_SKIP);
@@ -100,112 +156,26 @@ G_STATIC_ASSERT ((int) PSC_CORE_PENDING == (int) PSC_REQUEST_RESULT_PENDING);
 G_STATIC_ASSERT ((int) PSC_CORE_FALLBACK == (int) PSC_REQUEST_RESULT_FALLBACK);
 G_STATIC_ASSERT ((int) PSC_CORE_STALE == (int) PSC_REQUEST_RESULT_STALE);
 G_STATIC_ASSERT (PSC_CORE_BORROW_FRAMES == PSC_BORROW_FRAMES);
-G_STATIC_ASSERT (sizeof (PscAsyncStats) == sizeof (PscCoreAsyncStats));
-G_STATIC_ASSERT (offsetof (PscAsyncStats, stale_returned) == offsetof (PscCoreAsyncStats, stale_returned));
-G_STATIC_ASSERT (offsetof (PscAsyncStats, unpublished) == offsetof (PscCoreAsyncStats, unpublished));
-G_STATIC_ASSERT (offsetof (PscStats, async) == offsetof (PscCoreStats, async));
 
-G_STATIC_ASSERT ((int) PSC_KIND_SAMPLER == (int) PSC_OBJECT_KIND_SAMPLER);
-G_STATIC_ASSERT ((int) PSC_KIND_SET_LAYOUT == (int) PSC_OBJECT_KIND_DESCRIPTOR_SET_LAYOUT);
-G_STATIC_ASSERT ((int) PSC_KIND_PIPELINE_LAYOUT == (int) PSC_OBJECT_KIND_PIPELINE_LAYOUT);
-G_STATIC_ASSERT ((int) PSC_KIND_RENDER_PASS == (int) PSC_OBJECT_KIND_RENDER_PASS);
-G_STATIC_ASSERT ((int) PSC_KIND_GRAPHICS == (int) PSC_OBJECT_KIND_GRAPHICS_PIPELINE);
-G_STATIC_ASSERT ((int) PSC_KIND_COMPUTE == (int) PSC_OBJECT_KIND_COMPUTE_PIPELINE);
-G_STATIC_ASSERT ((int) PSC_KIND_SHADER == (int) PSC_OBJECT_KIND_SHADER_MODULE);
-G_STATIC_ASSERT ((int) PSC_KIND_COUNT == (int) PSC_OBJECT_KIND_COUNT);
+/* The first version of PscCacheOptions ends with publish_budget_us: a
+ * smaller size is refused, never read. */
+#define PSC_CACHE_OPTIONS_SIZE_0_1 (offsetof (PscCacheOptions, publish_budget_us) + sizeof (guint))
 
-/* psc-cache.h annotates PscStats.kinds with (array fixed-size=7) for
- * introspection; a new kind must update that annotation. */
-G_STATIC_ASSERT (PSC_OBJECT_KIND_COUNT == 7);
+static void psc_cache_initable_iface_init (GInitableIface *iface);
 
-G_STATIC_ASSERT (sizeof (PscKindStats) == sizeof (PscCoreKindStats));
-G_STATIC_ASSERT (offsetof (PscKindStats, hits) == offsetof (PscCoreKindStats, hits));
-G_STATIC_ASSERT (offsetof (PscKindStats, misses) == offsetof (PscCoreKindStats, misses));
-G_STATIC_ASSERT (offsetof (PscKindStats, creations) == offsetof (PscCoreKindStats, creations));
-G_STATIC_ASSERT (offsetof (PscKindStats, creation_ns) == offsetof (PscCoreKindStats, creation_ns));
-G_STATIC_ASSERT (offsetof (PscKindStats, entries) == offsetof (PscCoreKindStats, entries));
-G_STATIC_ASSERT (offsetof (PscKindStats, host_bytes) == offsetof (PscCoreKindStats, host_bytes));
-G_STATIC_ASSERT (sizeof (PscStats) == sizeof (PscCoreStats));
-G_STATIC_ASSERT (offsetof (PscStats, kinds) == offsetof (PscCoreStats, kinds));
-G_STATIC_ASSERT (offsetof (PscStats, capacity_failures) == offsetof (PscCoreStats, capacity_failures));
-G_STATIC_ASSERT (offsetof (PscStats, rejected) == offsetof (PscCoreStats, rejected));
-G_STATIC_ASSERT (offsetof (PscStats, frame) == offsetof (PscCoreStats, frame));
-
-struct _PscCache
-{
-  GObject parent_instance;
-
-  PscCore *core;          /* NULL only for an object not made by psc_cache_new() */
-  PscDevice *device;
-  PscBackend backend;     /* resolved: never PSC_BACKEND_AUTO */
-  PscCacheFlags flags;
-  GThread *owner;         /* a reference, so the address stays unique */
-  GPtrArray *pending;     /* PscAsyncOp awaiting their core callback (psc-cache-async.c) */
-  guint evict_idle_frames;
-};
-
-G_DEFINE_FINAL_TYPE (PscCache, psc_cache, G_TYPE_OBJECT)
-
-PscCore *
-psc_cache_get_core (PscCache *self)
-{
-  return self->core;
-}
-
-GPtrArray *
-psc_cache_get_pending (PscCache *self)
-{
-  return self->pending;
-}
-
-gboolean
-psc_cache_is_owner_thread (PscCache *self)
-{
-  return self->owner == g_thread_self ();
-}
-
-/**
- * psc_cache_set_eviction_idle_frames:
- * @self: a cache
- * @idle_frames: frames, or 0 to turn automatic eviction off
- *
- * Sets [property@Psc.Cache:eviction-idle-frames]. Owner thread only.
- */
-void
-psc_cache_set_eviction_idle_frames (PscCache *self,
-                                    guint     idle_frames)
-{
-  g_return_if_fail (PSC_IS_CACHE (self));
-  g_return_if_fail (self->core != NULL);
-  g_return_if_fail (self->owner == g_thread_self ());
-
-  if (self->evict_idle_frames == idle_frames)
-    return;
-  self->evict_idle_frames = idle_frames;
-  psc_core_set_auto_evict (self->core, idle_frames);
-  g_object_notify (G_OBJECT (self), "eviction-idle-frames");
-}
-
-/**
- * psc_cache_get_eviction_idle_frames:
- * @self: a cache
- *
- * Returns the automatic-eviction threshold.
- *
- * Returns: [property@Psc.Cache:eviction-idle-frames]
- */
-guint
-psc_cache_get_eviction_idle_frames (PscCache *self)
-{
-  g_return_val_if_fail (PSC_IS_CACHE (self), 0);
-  return self->evict_idle_frames;
-}
+G_DEFINE_FINAL_TYPE_WITH_CODE (PscCache, psc_cache, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
+                                                      psc_cache_initable_iface_init))
 
 enum {
   PROP_0,
   PROP_DEVICE,
   PROP_BACKEND,
   PROP_FLAGS,
+  PROP_WORKERS,
+  PROP_JOB_CAPACITY,
+  PROP_WAITER_CAPACITY,
+  PROP_PUBLISH_BUDGET_US,
   PROP_HITS,
   PROP_MISSES,
   PROP_CREATIONS,
@@ -231,83 +201,80 @@ enum {
 
 static GParamSpec *props[N_PROPS];
 
-/* Argument checks shared by every request. A NULL create info is a
- * programming error, but it is also a rejected request, so it is counted
- * before the critical. */
-#define PSC_CACHE_CHECK(self, error, val) \
-  G_STMT_START { \
-    g_return_val_if_fail (PSC_IS_CACHE (self), (val)); \
-    g_return_val_if_fail ((self)->core != NULL, (val)); \
-    g_return_val_if_fail (error == NULL || *error == NULL, (val)); \
-  } G_STMT_END
+/* The asynchronous counter each PROP_JOBS_QUEUED..PROP_OWNER_WAIT_NS reads. */
+static const PscAsyncCounter async_props[] = {
+  PSC_ASYNC_COUNTER_QUEUED,
+  PSC_ASYNC_COUNTER_IN_FLIGHT,
+  PSC_ASYNC_COUNTER_COMPLETED,
+  PSC_ASYNC_COUNTER_FAILED,
+  PSC_ASYNC_COUNTER_STALE_DISCARDS,
+  PSC_ASYNC_COUNTER_WAITERS_SERVED,
+  PSC_ASYNC_COUNTER_OVERFLOW_FALLBACKS,
+  PSC_ASYNC_COUNTER_OVERFLOW_SKIPS,
+  PSC_ASYNC_COUNTER_EVICTIONS,
+  PSC_ASYNC_COUNTER_RETIREMENTS_PENDING,
+  PSC_ASYNC_COUNTER_OWNER_WAIT_NS,
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (async_props) == PROP_OWNER_WAIT_NS - PROP_JOBS_QUEUED + 1);
 
-#define PSC_CACHE_CHECK_INFO(self, info, val) \
-  G_STMT_START { \
-    if (G_UNLIKELY ((info) == NULL)) \
-      { \
-        psc_core_count_rejection ((self)->core, PSC_STATUS_INVALID_ARGUMENT); \
-        g_return_val_if_fail (info != NULL, (val)); \
-      } \
-  } G_STMT_END
+void
+psc_cache_set_not_open_error (PscCache  *self,
+                              GError   **error)
+{
+  if (self->init_error != NULL)
+    g_set_error (error, PSC_ERROR, PSC_ERROR_CLOSED,
+                 _("The cache is not open: its initialization failed (%s)"),
+                 self->init_error->message);
+  else
+    g_set_error_literal (error, PSC_ERROR, PSC_ERROR_CLOSED,
+                         _("The cache is not open: it was never initialized (construct it with "
+                           "psc_cache_new () or g_initable_new ())"));
+}
 
+/* Lifetime ----------------------------------------------------------------- */
+
+static void
+psc_cache_dispose (GObject *object)
+{
+  PscCache *self = PSC_CACHE (object);
+
+  if (self->core != NULL && !psc_core_is_closed (self->core))
+    {
+      if (self->owner == g_thread_self ())
+        {
+          psc_cache_close (self, 0);
+        }
+      else
+        {
+          /* The documented error path: no application callback may run on
+           * this thread, so pending waiters are dropped, not called. */
+          g_critical ("PscCache %p: the last reference was dropped on a thread that is not "
+                      "the cache's owner thread; pending callbacks are dropped without being "
+                      "called, and the cache's objects are destroyed on this thread", self);
+          psc_core_close_unowned (self->core);
+          psc_cache_async_drop (self);
+        }
+    }
+
+  G_OBJECT_CLASS (psc_cache_parent_class)->dispose (object);
+}
 
 static void
 psc_cache_finalize (GObject *object)
 {
   PscCache *self = PSC_CACHE (object);
 
-  if (self->owner != NULL && self->owner != g_thread_self ())
-    g_warning ("PscCache %p finalized outside its owner thread; the last "
-               "reference must be dropped on the thread that created it", self);
-
-  /* The core first: its objects must die before a headless device does.
-   * Freeing it completes every outstanding waiter (VK_INCOMPLETE). */
+  /* The core first: its objects must die before a headless device does. */
   psc_core_free (self->core);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_object (&self->device);
   g_clear_pointer (&self->owner, g_thread_unref);
+  g_clear_error (&self->init_error);
 
   G_OBJECT_CLASS (psc_cache_parent_class)->finalize (object);
 }
 
-static void
-psc_cache_read_stats (PscCache *self,
-                      PscStats *stats)
-{
-  PscCoreStats core_stats;
-
-  if (self->core == NULL)
-    {
-      memset (stats, 0, sizeof *stats);
-      return;
-    }
-  psc_core_get_stats (self->core, &core_stats);
-  memcpy (stats, &core_stats, sizeof *stats);
-}
-
-static guint64
-psc_stats_total (const PscStats *stats,
-                 PscCounter      counter)
-{
-  guint64 total = 0;
-
-  for (guint k = 0; k < PSC_OBJECT_KIND_COUNT; k++)
-    {
-      const PscKindStats *ks = &stats->kinds[k];
-
-      switch (counter)
-        {
-        case PSC_COUNTER_HITS: total += ks->hits; break;
-        case PSC_COUNTER_MISSES: total += ks->misses; break;
-        case PSC_COUNTER_CREATIONS: total += ks->creations; break;
-        case PSC_COUNTER_CREATION_NS: total += ks->creation_ns; break;
-        case PSC_COUNTER_ENTRIES: total += ks->entries; break;
-        case PSC_COUNTER_HOST_BYTES: total += ks->host_bytes; break;
-        default: break;
-        }
-    }
-  return total;
-}
+/* Properties --------------------------------------------------------------- */
 
 static void
 psc_cache_get_property (GObject    *object,
@@ -317,7 +284,6 @@ psc_cache_get_property (GObject    *object,
 {
   PscCache *self = PSC_CACHE (object);
   PscStats stats;
-  guint64 total = 0;
 
   switch (prop_id)
     {
@@ -325,60 +291,62 @@ psc_cache_get_property (GObject    *object,
       g_value_set_object (value, self->device);
       return;
     case PROP_BACKEND:
-      g_value_set_enum (value, self->backend);
+      g_value_set_enum (value, psc_cache_get_backend (self));
       return;
     case PROP_FLAGS:
       g_value_set_flags (value, self->flags);
       return;
+    case PROP_WORKERS:
+      g_value_set_uint (value, self->workers);
+      return;
+    case PROP_JOB_CAPACITY:
+      g_value_set_uint (value, self->job_capacity);
+      return;
+    case PROP_WAITER_CAPACITY:
+      g_value_set_uint (value, self->waiter_capacity);
+      return;
+    case PROP_PUBLISH_BUDGET_US:
+      g_value_set_uint (value, self->publish_budget_us);
+      return;
     case PROP_EVICTION_IDLE_FRAMES:
-      g_value_set_uint (value, self->evict_idle_frames);
+      g_value_set_uint (value, psc_cache_get_eviction_idle_frames (self));
       return;
     default:
       break;
     }
 
-  psc_cache_read_stats (self, &stats);
+  psc_stats_read (&stats, self->core);
   switch (prop_id)
     {
     case PROP_HITS:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_HITS));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_HITS));
       break;
     case PROP_MISSES:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_MISSES));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_MISSES));
       break;
     case PROP_CREATIONS:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_CREATIONS));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_CREATIONS));
       break;
     case PROP_CREATION_TIME_NS:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_CREATION_NS));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_CREATION_NS));
       break;
     case PROP_ENTRIES:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_ENTRIES));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_ENTRIES));
       break;
     case PROP_HOST_BYTES:
-      g_value_set_uint64 (value, psc_stats_total (&stats, PSC_COUNTER_HOST_BYTES));
+      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_HOST_BYTES));
       break;
     case PROP_CAPACITY_FAILURES:
-      g_value_set_uint64 (value, stats.capacity_failures);
+      g_value_set_uint64 (value, psc_stats_get_capacity_failures (&stats));
       break;
     case PROP_REJECTED:
-      for (guint i = 0; i < PSC_REJECT_REASON_COUNT; i++)
-        total += stats.rejected[i];
-      g_value_set_uint64 (value, total);
+      g_value_set_uint64 (value, psc_stats_get_rejected_total (&stats));
       break;
-    case PROP_JOBS_QUEUED: g_value_set_uint64 (value, stats.async.queued); break;
-    case PROP_JOBS_IN_FLIGHT: g_value_set_uint64 (value, stats.async.in_flight); break;
-    case PROP_JOBS_COMPLETED: g_value_set_uint64 (value, stats.async.completed); break;
-    case PROP_JOBS_FAILED: g_value_set_uint64 (value, stats.async.failed); break;
-    case PROP_STALE_DISCARDS: g_value_set_uint64 (value, stats.async.stale_discards); break;
-    case PROP_WAITERS_SERVED: g_value_set_uint64 (value, stats.async.waiters_served); break;
-    case PROP_OVERFLOW_FALLBACKS: g_value_set_uint64 (value, stats.async.overflow_fallbacks); break;
-    case PROP_OVERFLOW_SKIPS: g_value_set_uint64 (value, stats.async.overflow_skips); break;
-    case PROP_EVICTIONS: g_value_set_uint64 (value, stats.async.evictions); break;
-    case PROP_RETIREMENTS_PENDING: g_value_set_uint64 (value, stats.async.retirements_pending); break;
-    case PROP_OWNER_WAIT_NS: g_value_set_uint64 (value, stats.async.owner_wait_ns); break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (prop_id >= PROP_JOBS_QUEUED && prop_id <= PROP_OWNER_WAIT_NS)
+        g_value_set_uint64 (value, psc_stats_get_async (&stats, async_props[prop_id - PROP_JOBS_QUEUED]));
+      else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -392,6 +360,27 @@ psc_cache_set_property (GObject      *object,
 
   switch (prop_id)
     {
+    case PROP_DEVICE:
+      g_set_object (&self->device, g_value_get_object (value));
+      break;
+    case PROP_BACKEND:
+      self->requested_backend = g_value_get_enum (value);
+      break;
+    case PROP_FLAGS:
+      self->flags = g_value_get_flags (value);
+      break;
+    case PROP_WORKERS:
+      self->workers = g_value_get_uint (value);
+      break;
+    case PROP_JOB_CAPACITY:
+      self->job_capacity = g_value_get_uint (value);
+      break;
+    case PROP_WAITER_CAPACITY:
+      self->waiter_capacity = g_value_get_uint (value);
+      break;
+    case PROP_PUBLISH_BUDGET_US:
+      self->publish_budget_us = g_value_get_uint (value);
+      break;
     case PROP_EVICTION_IDLE_FRAMES:
       psc_cache_set_eviction_idle_frames (self, g_value_get_uint (value));
       break;
@@ -407,6 +396,16 @@ psc_counter_pspec (const char *name)
                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 }
 
+#define PSC_CONSTRUCT_ONLY (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | \
+                            G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
+
+static GParamSpec *
+psc_option_pspec (const char *name,
+                  guint       maximum)
+{
+  return g_param_spec_uint (name, NULL, NULL, 0, maximum, 0, PSC_CONSTRUCT_ONLY);
+}
+
 static void
 psc_cache_class_init (PscCacheClass *klass)
 {
@@ -414,6 +413,7 @@ psc_cache_class_init (PscCacheClass *klass)
 
   psc_i18n_init ();
 
+  object_class->dispose = psc_cache_dispose;
   object_class->finalize = psc_cache_finalize;
   object_class->get_property = psc_cache_get_property;
   object_class->set_property = psc_cache_set_property;
@@ -421,30 +421,82 @@ psc_cache_class_init (PscCacheClass *klass)
   /**
    * PscCache:device:
    *
-   * The device the cache creates its objects on.
+   * The device the cache creates its objects on. Required: initialization
+   * without it fails with %PSC_ERROR_INVALID_ARGUMENT.
+   *
+   * Since: 0.1
    */
   props[PROP_DEVICE] =
-    g_param_spec_object ("device", NULL, NULL, PSC_TYPE_DEVICE,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    g_param_spec_object ("device", NULL, NULL, PSC_TYPE_DEVICE, PSC_CONSTRUCT_ONLY);
 
   /**
    * PscCache:backend:
    *
-   * The rendering backend graphics requests use. Never
-   * %PSC_BACKEND_AUTO: that is resolved when the cache is created.
+   * The rendering backend graphics requests use. Written at construction:
+   * the backend asked for (%PSC_BACKEND_AUTO, the default, picks dynamic
+   * rendering when the device enabled it, else the legacy backend). Read
+   * after initialization: the backend in use, never %PSC_BACKEND_AUTO.
+   *
+   * Since: 0.1
    */
   props[PROP_BACKEND] =
-    g_param_spec_enum ("backend", NULL, NULL, PSC_TYPE_BACKEND, PSC_BACKEND_LEGACY,
-                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    g_param_spec_enum ("backend", NULL, NULL, PSC_TYPE_BACKEND, PSC_BACKEND_AUTO,
+                       PSC_CONSTRUCT_ONLY);
 
   /**
    * PscCache:flags:
    *
-   * The flags the cache was created with.
+   * The flags the cache is created with.
+   *
+   * Since: 0.1
    */
   props[PROP_FLAGS] =
     g_param_spec_flags ("flags", NULL, NULL, PSC_TYPE_CACHE_FLAGS, PSC_CACHE_FLAGS_NONE,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+                        PSC_CONSTRUCT_ONLY);
+
+  /**
+   * PscCache:workers:
+   *
+   * Compile worker threads, as given; 0 (the default) means the number of
+   * online cores minus one, at least one. Workers start with the first
+   * asynchronous request. When workers compile, the application's
+   * `VkAllocationCallbacks` (if any) are called from them too, so they must
+   * be thread-safe.
+   *
+   * Since: 0.1
+   */
+  props[PROP_WORKERS] = psc_option_pspec ("workers", 1024);
+
+  /**
+   * PscCache:job-capacity:
+   *
+   * The bounded compile-job queue, as given; 0 (the default) means 256.
+   *
+   * Since: 0.1
+   */
+  props[PROP_JOB_CAPACITY] = psc_option_pspec ("job-capacity", G_MAXUINT);
+
+  /**
+   * PscCache:waiter-capacity:
+   *
+   * The bounded pool of completion waiters, as given; 0 (the default) means
+   * 4096.
+   *
+   * Since: 0.1
+   */
+  props[PROP_WAITER_CAPACITY] = psc_option_pspec ("waiter-capacity", G_MAXUINT);
+
+  /**
+   * PscCache:publish-budget-us:
+   *
+   * Microseconds [method@Psc.Cache.begin_frame] may spend publishing
+   * finished compiles before it leaves the rest for the next frame (at
+   * least one is published per frame), as given; 0 (the default) means 50,
+   * %G_MAXUINT no limit.
+   *
+   * Since: 0.1
+   */
+  props[PROP_PUBLISH_BUDGET_US] = psc_option_pspec ("publish-budget-us", G_MAXUINT);
 
   /**
    * PscCache:hits:
@@ -452,6 +504,8 @@ psc_cache_class_init (PscCacheClass *klass)
    * Requests answered with an existing object, over all kinds. Like every
    * counter property it is read from the counters on demand (from any
    * thread) and never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_HITS] = psc_counter_pspec ("hits");
 
@@ -460,6 +514,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Requests that found no existing object, over all kinds. Read on demand,
    * never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_MISSES] = psc_counter_pspec ("misses");
 
@@ -468,6 +524,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Objects created through the driver, over all kinds. Read on demand,
    * never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_CREATIONS] = psc_counter_pspec ("creations");
 
@@ -476,6 +534,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Nanoseconds spent in the driver creating objects, over all kinds. Read
    * on demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_CREATION_TIME_NS] = psc_counter_pspec ("creation-time-ns");
 
@@ -484,6 +544,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Objects the cache holds now, over all kinds. Read on demand, never
    * notified.
+   *
+   * Since: 0.1
    */
   props[PROP_ENTRIES] = psc_counter_pspec ("entries");
 
@@ -492,6 +554,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Host memory held for keys and entries, over all kinds, in bytes. Read
    * on demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_HOST_BYTES] = psc_counter_pspec ("host-bytes");
 
@@ -500,6 +564,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Requests refused because a collision bucket was full. Read on demand,
    * never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_CAPACITY_FAILURES] = psc_counter_pspec ("capacity-failures");
 
@@ -508,6 +574,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Failed requests, over all reasons; [method@Psc.Cache.get_stats] gives
    * them per [error@Psc.Error] code. Read on demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_REJECTED] = psc_counter_pspec ("rejected");
 
@@ -515,6 +583,8 @@ psc_cache_class_init (PscCacheClass *klass)
    * PscCache:jobs-queued:
    *
    * Compile jobs waiting for a worker now. Read on demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_JOBS_QUEUED] = psc_counter_pspec ("jobs-queued");
 
@@ -522,6 +592,8 @@ psc_cache_class_init (PscCacheClass *klass)
    * PscCache:jobs-in-flight:
    *
    * Compile jobs a worker is compiling now. Read on demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_JOBS_IN_FLIGHT] = psc_counter_pspec ("jobs-in-flight");
 
@@ -529,6 +601,8 @@ psc_cache_class_init (PscCacheClass *klass)
    * PscCache:jobs-completed:
    *
    * Asynchronous compiles published as Ready. Read on demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_JOBS_COMPLETED] = psc_counter_pspec ("jobs-completed");
 
@@ -536,6 +610,8 @@ psc_cache_class_init (PscCacheClass *klass)
    * PscCache:jobs-failed:
    *
    * Compiles the driver refused. Read on demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_JOBS_FAILED] = psc_counter_pspec ("jobs-failed");
 
@@ -544,6 +620,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Worker results discarded because their request was superseded. Read on
    * demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_STALE_DISCARDS] = psc_counter_pspec ("stale-discards");
 
@@ -551,6 +629,8 @@ psc_cache_class_init (PscCacheClass *klass)
    * PscCache:waiters-served:
    *
    * Completion callbacks called. Read on demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_WAITERS_SERVED] = psc_counter_pspec ("waiters-served");
 
@@ -559,6 +639,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Critical requests created synchronously because a queue was full. Read
    * on demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_OVERFLOW_FALLBACKS] = psc_counter_pspec ("overflow-fallbacks");
 
@@ -567,6 +649,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Non-critical requests refused because a queue was full. Read on demand,
    * never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_OVERFLOW_SKIPS] = psc_counter_pspec ("overflow-skips");
 
@@ -574,6 +658,8 @@ psc_cache_class_init (PscCacheClass *klass)
    * PscCache:evictions:
    *
    * Idle pipelines evicted. Read on demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_EVICTIONS] = psc_counter_pspec ("evictions");
 
@@ -582,6 +668,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Retired handles waiting for the GPU timeline. Read on demand, never
    * notified.
+   *
+   * Since: 0.1
    */
   props[PROP_RETIREMENTS_PENDING] = psc_counter_pspec ("retirements-pending");
 
@@ -590,6 +678,8 @@ psc_cache_class_init (PscCacheClass *klass)
    *
    * Nanoseconds the owner thread spent creating pipelines synchronously.
    * Read on demand, never notified.
+   *
+   * Since: 0.1
    */
   props[PROP_OWNER_WAIT_NS] = psc_counter_pspec ("owner-wait-ns");
 
@@ -599,6 +689,9 @@ psc_cache_class_init (PscCacheClass *klass)
    * When non-zero, [method@Psc.Cache.begin_frame] evicts Ready, unpinned
    * pipelines not requested for more than this many frames (never fewer
    * than %PSC_BORROW_FRAMES). 0 (the default) turns automatic eviction off.
+   * Setting it is an owner-thread call (rule (b)); reading it, any thread.
+   *
+   * Since: 0.1
    */
   props[PROP_EVICTION_IDLE_FRAMES] =
     g_param_spec_uint ("eviction-idle-frames", NULL, NULL, 0, G_MAXUINT, 0,
@@ -610,36 +703,115 @@ psc_cache_class_init (PscCacheClass *klass)
 static void
 psc_cache_init (PscCache *self)
 {
-  self->backend = PSC_BACKEND_LEGACY;
+  self->requested_backend = PSC_BACKEND_AUTO;
+  self->backend = PSC_BACKEND_AUTO;
 }
 
+/* Construction ------------------------------------------------------------- */
+
+/* Checks the properties, resolves the backend and creates the core. The
+ * calling thread becomes the owner. */
 static gboolean
-psc_cache_read_force_hash (PscCoreConfig *cfg,
-                           GError       **error)
+psc_cache_open (PscCache  *self,
+                GError   **error)
 {
-  const char *value = g_getenv (PSC_TEST_FORCE_HASH_ENV);
-  const char *digits;
-  guint64 hash = 0;
+  PscBackend backend = self->requested_backend;
+  PscCoreConfig cfg;
+  PscCoreError core_error;
+  PscStatus status;
 
-  if (value == NULL || value[0] == '\0')
-    return TRUE;
-
-  digits = value;
-  if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
-    digits += 2;
-  if (!g_ascii_string_to_unsigned (digits, 16, 0, G_MAXUINT64, &hash, NULL))
+  if (self->device == NULL)
     {
-      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
-                   _("%s=%s is not a 64-bit hexadecimal value"),
-                   PSC_TEST_FORCE_HASH_ENV, value);
+      g_set_error_literal (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                           _("device: a PscCache needs a PscDevice (the construct-only "
+                             "property \"device\")"));
+      return FALSE;
+    }
+  if (!psc_device_is_ready (self->device))
+    {
+      g_set_error_literal (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                           _("device: the PscDevice was not initialized successfully"));
+      return FALSE;
+    }
+  /* The property specs refuse other values already (with a warning); an
+   * error, not an abort, if one got through anyway. */
+  if ((self->flags & ~PSC_ALL_CACHE_FLAGS) != 0 ||
+      (backend != PSC_BACKEND_AUTO && backend != PSC_BACKEND_DYNAMIC_RENDERING &&
+       backend != PSC_BACKEND_LEGACY))
+    {
+      g_set_error_literal (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                           _("flags, backend: a value this version of libpsocache does not know"));
       return FALSE;
     }
 
-  g_debug ("%s: every key of this cache hashes to 0x%016" G_GINT64_MODIFIER "x (testing only)",
-           PSC_TEST_FORCE_HASH_ENV, hash);
-  cfg->hooks.force_hash = true;
-  cfg->hooks.forced_hash = hash;
+  if (backend == PSC_BACKEND_AUTO)
+    {
+      backend = psc_device_get_dynamic_rendering (self->device)
+              ? PSC_BACKEND_DYNAMIC_RENDERING : PSC_BACKEND_LEGACY;
+    }
+  else if (backend == PSC_BACKEND_DYNAMIC_RENDERING &&
+           !psc_device_get_dynamic_rendering (self->device))
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED,
+                   _("backend: the dynamic-rendering backend needs a device created "
+                     "with dynamic rendering enabled; %s was not"),
+                   psc_device_get_name (self->device));
+      return FALSE;
+    }
+
+  memset (&cfg, 0, sizeof cfg);
+  psc_device_fill_core_config (self->device, &cfg);
+  cfg.rendering = backend == PSC_BACKEND_DYNAMIC_RENDERING
+                ? PSC_RENDERING_DYNAMIC : PSC_RENDERING_LEGACY;
+  cfg.pass_through = (self->flags & PSC_CACHE_FLAGS_PASS_THROUGH) != 0;
+  cfg.workers = self->workers;
+  cfg.job_capacity = self->job_capacity;
+  cfg.waiter_capacity = self->waiter_capacity;
+  cfg.publish_budget_us = self->publish_budget_us;
+  cfg.hooks = self->hooks;
+
+  PSC_CORE_ERROR_INIT (core_error);
+  status = psc_core_new (&cfg, &self->core, &core_error);
+  if (status != PSC_STATUS_OK)
+    {
+      self->core = NULL;
+      psc_cache_fail (error, status, &core_error);
+      return FALSE;
+    }
+
+  self->backend = backend;
+  self->owner = g_thread_ref (g_thread_self ());
+  self->pending = g_ptr_array_new ();
   return TRUE;
+}
+
+/* GInitable: runs once; later calls give the first call's result. */
+static gboolean
+psc_cache_initable_init (GInitable     *initable,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  PscCache *self = PSC_CACHE (initable);
+
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!self->init_done)
+    {
+      self->init_done = TRUE;
+      psc_cache_open (self, &self->init_error);
+    }
+  if (self->init_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->init_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+psc_cache_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = psc_cache_initable_init;
 }
 
 /**
@@ -657,6 +829,8 @@ psc_cache_read_force_hash (PscCoreConfig *cfg,
  * Returns: (transfer full): a new cache, or %NULL with @error set:
  *   %PSC_ERROR_UNSUPPORTED when @backend is %PSC_BACKEND_DYNAMIC_RENDERING
  *   but @device was created without dynamic rendering enabled
+ *
+ * Since: 0.1
  */
 PscCache *
 psc_cache_new (PscDevice      *device,
@@ -664,7 +838,7 @@ psc_cache_new (PscDevice      *device,
                PscCacheFlags   flags,
                GError        **error)
 {
-  return psc_cache_new_full (device, backend, flags, NULL, error);
+  return psc_cache_new_internal (device, backend, flags, NULL, NULL, error);
 }
 
 /**
@@ -673,17 +847,19 @@ psc_cache_new (PscDevice      *device,
  * @backend: how graphics requests describe their rendering (see
  *   [ctor@Psc.Cache.new])
  * @flags: flags
- * @options: (nullable): asynchronous-compilation options, or %NULL for the
- *   defaults
+ * @options: (nullable): options of the asynchronous machinery (worker
+ *   threads, the bounded job and waiter queues, the publication budget), or
+ *   %NULL for the defaults
  * @error: return location for a #GError
  *
- * Like [ctor@Psc.Cache.new], with the sizes of the asynchronous machinery:
- * worker threads and the bounded job and waiter queues. Workers start with
- * the first asynchronous request. When workers compile, the application's
- * `VkAllocationCallbacks` (if any) are called from them too, so they must be
- * thread-safe.
+ * Like [ctor@Psc.Cache.new], with the sizes of the asynchronous machinery;
+ * each member of @options sets the construct property of the same name
+ * (see [struct@Psc.CacheOptions] for how its size is checked).
  *
  * Returns: (transfer full): a new cache, or %NULL with @error set
+ *   (%PSC_ERROR_INVALID_ARGUMENT for options this library cannot take)
+ *
+ * Since: 0.1
  */
 PscCache *
 psc_cache_new_full (PscDevice              *device,
@@ -692,10 +868,19 @@ psc_cache_new_full (PscDevice              *device,
                     const PscCacheOptions  *options,
                     GError                **error)
 {
+  return psc_cache_new_internal (device, backend, flags, options, NULL, error);
+}
+
+PscCache *
+psc_cache_new_internal (PscDevice               *device,
+                        PscBackend               backend,
+                        PscCacheFlags            flags,
+                        const PscCacheOptions   *options,
+                        const PscCoreTestHooks  *hooks,
+                        GError                 **error)
+{
   g_autoptr(PscCache) self = NULL;
-  PscCoreConfig cfg;
-  PscCoreError core_error;
-  PscStatus status;
+  PscCacheOptions o = PSC_CACHE_OPTIONS_INIT;
 
   g_return_val_if_fail (PSC_IS_DEVICE (device), NULL);
   g_return_val_if_fail (backend == PSC_BACKEND_AUTO ||
@@ -704,71 +889,41 @@ psc_cache_new_full (PscDevice              *device,
   g_return_val_if_fail ((flags & ~PSC_ALL_CACHE_FLAGS) == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (backend == PSC_BACKEND_AUTO)
-    {
-      backend = psc_device_get_dynamic_rendering (device)
-              ? PSC_BACKEND_DYNAMIC_RENDERING : PSC_BACKEND_LEGACY;
-    }
-  else if (backend == PSC_BACKEND_DYNAMIC_RENDERING &&
-           !psc_device_get_dynamic_rendering (device))
-    {
-      g_set_error (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED,
-                   _("backend: the dynamic-rendering backend needs a device created "
-                     "with dynamic rendering enabled; %s was not"),
-                   psc_device_get_name (device));
-      return NULL;
-    }
-
-  memset (&cfg, 0, sizeof cfg);
-  psc_device_fill_core_config (device, &cfg);
-  cfg.rendering = backend == PSC_BACKEND_DYNAMIC_RENDERING
-                ? PSC_RENDERING_DYNAMIC : PSC_RENDERING_LEGACY;
-  cfg.pass_through = (flags & PSC_CACHE_FLAGS_PASS_THROUGH) != 0;
-  if (!psc_cache_read_force_hash (&cfg, error))
+  if (options != NULL &&
+      !psc_versioned_copy (options, PSC_CACHE_OPTIONS_SIZE_0_1, sizeof (PscCacheOptions),
+                           "PscCacheOptions", "options", &o, error))
     return NULL;
-  if (options != NULL)
-    {
-      cfg.workers = options->workers;
-      cfg.job_capacity = options->job_capacity;
-      cfg.waiter_capacity = options->waiter_capacity;
-      cfg.publish_budget_us = options->publish_budget_us;
-    }
-  cfg.hooks.plant_race = g_strcmp0 (g_getenv ("PSOCACHE_TEST_PLANT_RACE"), "1") == 0;
-  /* Testing hook: the first N pipeline compiles fail as if the driver had
-   * returned VK_ERROR_OUT_OF_DEVICE_MEMORY. */
-  if (g_getenv ("PSOCACHE_TEST_FAIL_COMPILES") != NULL)
-    {
-      cfg.hooks.fail_compiles = (guint32) g_ascii_strtoull (g_getenv ("PSOCACHE_TEST_FAIL_COMPILES"),
-                                                            NULL, 10);
-      cfg.hooks.fail_result = VK_ERROR_OUT_OF_DEVICE_MEMORY;
-    }
 
-  self = g_object_new (PSC_TYPE_CACHE, NULL);
-  self->device = g_object_ref (device);
-  self->backend = backend;
-  self->flags = flags;
-  self->owner = g_thread_ref (g_thread_self ());
-  self->pending = g_ptr_array_new ();
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_new (&cfg, &self->core, &core_error);
-  if (status != PSC_STATUS_OK)
-    {
-      self->core = NULL;
-      psc_cache_fail (error, status, &core_error);
-      return NULL;
-    }
-
+  /* g_initable_new () in two steps, so that tests can hand hooks to the
+   * core before it is created. */
+  self = g_object_new (PSC_TYPE_CACHE,
+                       "device", device,
+                       "backend", backend,
+                       "flags", flags,
+                       "workers", o.workers,
+                       "job-capacity", o.job_capacity,
+                       "waiter-capacity", o.waiter_capacity,
+                       "publish-budget-us", o.publish_budget_us,
+                       NULL);
+  if (hooks != NULL)
+    self->hooks = *hooks;
+  if (!g_initable_init (G_INITABLE (self), NULL, error))
+    return NULL;
   return g_steal_pointer (&self);
 }
+
+/* Getters (any thread) ----------------------------------------------------- */
 
 /**
  * psc_cache_get_device:
  * @self: a cache
  *
- * Returns the device the cache works on.
+ * Returns the device the cache works on. Any thread.
  *
- * Returns: (transfer none): the device
+ * Returns: (transfer none) (nullable): the device (%NULL only for a cache
+ *   made without one, which is not open)
+ *
+ * Since: 0.1
  */
 PscDevice *
 psc_cache_get_device (PscCache *self)
@@ -781,24 +936,29 @@ psc_cache_get_device (PscCache *self)
  * psc_cache_get_backend:
  * @self: a cache
  *
- * Returns the rendering backend graphics requests must use.
+ * Returns the rendering backend graphics requests must use. Any thread.
  *
- * Returns: %PSC_BACKEND_DYNAMIC_RENDERING or %PSC_BACKEND_LEGACY
+ * Returns: %PSC_BACKEND_DYNAMIC_RENDERING or %PSC_BACKEND_LEGACY; before
+ *   a successful initialization, the backend asked for
+ *
+ * Since: 0.1
  */
 PscBackend
 psc_cache_get_backend (PscCache *self)
 {
   g_return_val_if_fail (PSC_IS_CACHE (self), PSC_BACKEND_LEGACY);
-  return self->backend;
+  return self->core != NULL ? self->backend : self->requested_backend;
 }
 
 /**
  * psc_cache_get_flags:
  * @self: a cache
  *
- * Returns the flags the cache was created with.
+ * Returns the flags the cache was created with. Any thread.
  *
  * Returns: the flags
+ *
+ * Since: 0.1
  */
 PscCacheFlags
 psc_cache_get_flags (PscCache *self)
@@ -806,6 +966,50 @@ psc_cache_get_flags (PscCache *self)
   g_return_val_if_fail (PSC_IS_CACHE (self), PSC_CACHE_FLAGS_NONE);
   return self->flags;
 }
+
+/**
+ * psc_cache_set_eviction_idle_frames:
+ * @self: a cache
+ * @idle_frames: frames, or 0 to turn automatic eviction off
+ *
+ * Sets [property@Psc.Cache:eviction-idle-frames]. Owner thread only (rule
+ * (b)); nothing happens on a cache that is closed or not open.
+ *
+ * Since: 0.1
+ */
+void
+psc_cache_set_eviction_idle_frames (PscCache *self,
+                                    guint     idle_frames)
+{
+  g_return_if_fail (PSC_IS_CACHE (self));
+  if (!psc_cache_enter_owner (self, G_STRFUNC))
+    return;
+
+  if ((guint) g_atomic_int_get (&self->evict_idle_frames) == idle_frames)
+    return;
+  g_atomic_int_set (&self->evict_idle_frames, (gint) idle_frames);
+  psc_core_set_auto_evict (self->core, idle_frames);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_EVICTION_IDLE_FRAMES]);
+}
+
+/**
+ * psc_cache_get_eviction_idle_frames:
+ * @self: a cache
+ *
+ * Returns the automatic-eviction threshold. Any thread.
+ *
+ * Returns: [property@Psc.Cache:eviction-idle-frames]
+ *
+ * Since: 0.1
+ */
+guint
+psc_cache_get_eviction_idle_frames (PscCache *self)
+{
+  g_return_val_if_fail (PSC_IS_CACHE (self), 0);
+  return (guint) g_atomic_int_get (&self->evict_idle_frames);
+}
+
+/* The pump and close (owner thread) --------------------------------------- */
 
 /**
  * psc_cache_begin_frame:
@@ -816,13 +1020,14 @@ psc_cache_get_flags (PscCache *self)
  *
  * The cache's pump, called once per frame on the owner thread before the
  * frame's requests. It publishes finished asynchronous compiles (within the
- * time budget of [struct@Psc.CacheOptions], at least one per frame; the rest
- * stay counted in `PscAsyncStats.unpublished` for the next frame), calls their
- * waiters ([callback@Psc.PipelineReadyFn], #GTask callbacks of
- * [method@Psc.Cache.get_graphics_pipeline_async]) and completes cancelled
- * tasks, advances the borrowed-handle window (see %PSC_BORROW_FRAMES),
- * destroys retired handles whose timeline value the GPU has passed, and
- * evicts idle pipelines when [property@Psc.Cache:eviction-idle-frames] is set.
+ * time budget of [property@Psc.Cache:publish-budget-us], at least one per
+ * frame; the rest stay counted as %PSC_ASYNC_COUNTER_UNPUBLISHED for the next
+ * frame), calls their waiters ([callback@Psc.PipelineReadyFn], #GTask
+ * callbacks of [method@Psc.Cache.get_graphics_pipeline_async]) and completes
+ * cancelled tasks, advances the borrowed-handle window (see
+ * %PSC_BORROW_FRAMES), destroys retired handles whose timeline value the GPU
+ * has passed, and evicts idle pipelines when
+ * [property@Psc.Cache:eviction-idle-frames] is set.
  *
  * Timeline contract: frame numbers are timeline values. The work recorded
  * after `begin_frame (cache, N, ...)` must signal a value of at least N when
@@ -831,8 +1036,16 @@ psc_cache_get_flags (PscCache *self)
  * destroyed only once @completed_timeline_value reaches both the frame it
  * was retired in and its last request's frame plus %PSC_BORROW_FRAMES.
  *
- * Calling it from another thread is a programming error reported with
- * g_critical(); the call is then ignored.
+ * Callbacks it runs may make requests, drop references to the cache or
+ * call [method@Psc.Cache.close] (the cache then closes when this call
+ * returns); calling psc_cache_begin_frame() from such a callback is a
+ * programming error (a critical; the nested call is ignored).
+ *
+ * Owner thread only (rule (b)): from another thread it is a programming
+ * error reported with g_critical(), and the call is ignored. It does nothing
+ * on a cache that is closed or not open.
+ *
+ * Since: 0.1
  */
 void
 psc_cache_begin_frame (PscCache *self,
@@ -840,640 +1053,107 @@ psc_cache_begin_frame (PscCache *self,
                        guint64   completed_timeline_value)
 {
   g_return_if_fail (PSC_IS_CACHE (self));
-  g_return_if_fail (self->core != NULL);
-  g_return_if_fail (self->owner == g_thread_self ());
+  if (!psc_cache_enter_owner (self, G_STRFUNC))
+    return;
+  if (G_UNLIKELY (self->in_pump))
+    {
+      g_critical ("%s: called from a callback that psc_cache_begin_frame is running; "
+                  "the call is ignored", G_STRFUNC);
+      return;
+    }
 
+  /* Callbacks run below may drop the caller's reference. */
+  g_object_ref (self);
+  self->in_pump = TRUE;
   psc_core_begin_frame (self->core, frame, completed_timeline_value);
   psc_cache_async_pump (self);
+  self->in_pump = FALSE;
+  if (self->close_requested)
+    psc_cache_close (self, self->close_timeline);
+  g_object_unref (self);
 }
 
 /**
- * psc_cache_register_shader: (skip)
+ * psc_cache_close:
  * @self: a cache
- * @code: SPIR-V words
- * @code_size: the size of @code in bytes, a multiple of 4
- * @error: return location for a #GError
+ * @completed_timeline_value: the final completed GPU timeline value
  *
- * Registers SPIR-V and returns the cache's `VkShaderModule` for it. The
- * module's identity is its content: registering the same SPIR-V again returns
- * the same module and takes another reference. The module is owned by the
- * cache; balance each registration with one
- * [method@Psc.Cache.release_shader] when the application no longer requests
- * objects with it.
+ * Ends the cache, on the owner thread, before its last reference is
+ * dropped (dropping the last reference calls it if needed). The caller
+ * guarantees that the GPU no longer uses any object the cache handed out:
+ * close destroys them all at once, whatever @completed_timeline_value says.
+ * The value is recorded like the one given to [method@Psc.Cache.begin_frame]
+ * (it never moves backwards); a value below the last frame given there is
+ * allowed (for example when that frame's work was never submitted) and
+ * changes nothing: the cache does not wait, check or warn.
  *
- * Returns: the module, or `VK_NULL_HANDLE` with @error set
+ * In order: from the start, every request fails with %PSC_ERROR_CLOSED and
+ * starts nothing (also a request made by a callback called below); worker
+ * threads are stopped and joined and their unpublished results destroyed;
+ * every pending request completes: C callbacks with `VK_INCOMPLETE`, #GTask
+ * requests with %PSC_ERROR_CLOSED; then every cached object is destroyed.
+ * The cache holds a reference to itself meanwhile, so a callback may drop
+ * the last one.
+ *
+ * Afterwards the cache is closed for good: methods with a #GError fail with
+ * %PSC_ERROR_CLOSED; [method@Psc.Cache.begin_frame], [method@Psc.Cache.evict],
+ * [method@Psc.Cache.clear_failures] and
+ * [method@Psc.Cache.set_eviction_idle_frames] do nothing,
+ * [method@Psc.Cache.get_shader_id] returns 0 and
+ * [method@Psc.Cache.is_compat_render_pass] %FALSE; the getters and the
+ * counters (as they were at close) still answer.
+ *
+ * Owner thread only (rule (b)); calling it again does nothing; on a cache
+ * that is not open it does nothing. Called from a callback that
+ * [method@Psc.Cache.begin_frame] is running, it takes effect when
+ * begin_frame returns: the pump finishes first (the callbacks of that
+ * pump are still called with their results).
+ *
+ * Since: 0.1
  */
-VkShaderModule
-psc_cache_register_shader (PscCache      *self,
-                           const guint32 *code,
-                           gsize          code_size,
-                           GError       **error)
+void
+psc_cache_close (PscCache *self,
+                 guint64   completed_timeline_value)
 {
-  PscCoreError core_error;
-  VkShaderModule module = VK_NULL_HANDLE;
-  uint32_t id = 0;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
-  PSC_CACHE_CHECK_INFO (self, code, VK_NULL_HANDLE);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_register_shader (self->core, code, code_size, &module, &id, &core_error);
-  if (G_LIKELY (status == PSC_STATUS_OK))
-    return module;
-
-  psc_cache_fail (error, status, &core_error);
-  return VK_NULL_HANDLE;
-}
-
-/**
- * psc_cache_register_shader_bytes:
- * @self: a cache
- * @spirv: SPIR-V code
- * @error: return location for a #GError
- *
- * Registers SPIR-V like [method@Psc.Cache.register_shader], for bindings:
- * returns the module's id instead of its handle. Ids are never 0 and are not
- * reused while the module lives.
- *
- * Returns: the shader id, or 0 with @error set
- */
-guint
-psc_cache_register_shader_bytes (PscCache  *self,
-                                 GBytes    *spirv,
-                                 GError   **error)
-{
-  static const guint32 empty = 0;
-  g_autofree guint32 *aligned = NULL;
-  PscCoreError core_error;
-  VkShaderModule module = VK_NULL_HANDLE;
-  const guint32 *code;
-  const void *data;
-  uint32_t id = 0;
-  PscStatus status;
-  gsize size = 0;
-
-  PSC_CACHE_CHECK (self, error, 0);
-  PSC_CACHE_CHECK_INFO (self, spirv, 0);
-
-  /* Empty bytes have no data pointer; the core then reports the size. */
-  data = g_bytes_get_data (spirv, &size);
-  if (data == NULL)
+  g_return_if_fail (PSC_IS_CACHE (self));
+  if (!psc_cache_enter_owner (self, G_STRFUNC))
+    return;
+  if (self->in_pump)
     {
-      code = &empty;
-    }
-  else if (((guintptr) data % G_ALIGNOF (guint32)) != 0)
-    {
-      /* Bytes from a binding need not be word-aligned; the core reads words. */
-      aligned = g_malloc (size);
-      memcpy (aligned, data, size);
-      code = aligned;
-    }
-  else
-    {
-      code = data;
+      self->close_requested = TRUE;
+      self->close_timeline = MAX (self->close_timeline, completed_timeline_value);
+      return;
     }
 
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_register_shader (self->core, code, size, &module, &id, &core_error);
-  if (status != PSC_STATUS_OK)
-    {
-      psc_cache_fail (error, status, &core_error);
-      return 0;
-    }
-  return id;
+  g_object_ref (self);
+  psc_core_close (self->core, completed_timeline_value);
+  g_object_unref (self);
 }
 
-/**
- * psc_cache_release_shader: (skip)
- * @self: a cache
- * @module: a module from [method@Psc.Cache.register_shader]
- * @error: return location for a #GError
- *
- * Drops one registration of a shader module. When the last one is dropped
- * the module is destroyed and its id dies with it: pipelines already created
- * from it stay valid and cached, but requests naming the handle fail with
- * %PSC_ERROR_FOREIGN_HANDLE (even if the driver later reuses the handle
- * value).
- *
- * Returns: %TRUE on success, %FALSE with @error set
- */
-gboolean
-psc_cache_release_shader (PscCache        *self,
-                          VkShaderModule   module,
-                          GError         **error)
-{
-  PscCoreError core_error;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, FALSE);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_release_shader (self->core, module, &core_error);
-  if (status != PSC_STATUS_OK)
-    {
-      psc_cache_fail (error, status, &core_error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/**
- * psc_cache_release_shader_id:
- * @self: a cache
- * @shader_id: an id from [method@Psc.Cache.register_shader_bytes]
- * @error: return location for a #GError
- *
- * Releases a shader module by id, like [method@Psc.Cache.release_shader].
- *
- * Returns: %TRUE on success, %FALSE with @error set
- */
-gboolean
-psc_cache_release_shader_id (PscCache  *self,
-                             guint      shader_id,
-                             GError   **error)
-{
-  PscCoreError core_error;
-  VkShaderModule module = VK_NULL_HANDLE;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, FALSE);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_shader_module_for_id (self->core, shader_id, &module, &core_error);
-  if (status == PSC_STATUS_OK)
-    status = psc_core_release_shader (self->core, module, &core_error);
-  if (status != PSC_STATUS_OK)
-    {
-      psc_cache_fail (error, status, &core_error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/**
- * psc_cache_get_shader_id: (skip)
- * @self: a cache
- * @module: a shader module
- *
- * Returns the id of a module this cache issued.
- *
- * Returns: the id, or 0 if @module was not issued by this cache (or was
- *   released), or when called outside the owner thread
- */
-guint
-psc_cache_get_shader_id (PscCache       *self,
-                         VkShaderModule  module)
-{
-  g_return_val_if_fail (PSC_IS_CACHE (self), 0);
-  g_return_val_if_fail (self->core != NULL, 0);
-
-  return psc_core_shader_id (self->core, module);
-}
-
-/**
- * psc_cache_get_sampler: (skip)
- * @self: a cache
- * @info: the sampler to get or create
- * @error: return location for a #GError
- *
- * Returns the cache's sampler for @info, creating it on the first request.
- *
- * Returns: a borrowed sampler, or `VK_NULL_HANDLE` with @error set
- */
-VkSampler
-psc_cache_get_sampler (PscCache                   *self,
-                       const VkSamplerCreateInfo  *info,
-                       GError                    **error)
-{
-  PscCoreError core_error;
-  VkSampler out = VK_NULL_HANDLE;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
-  PSC_CACHE_CHECK_INFO (self, info, VK_NULL_HANDLE);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_get_sampler (self->core, info, &out, &core_error);
-  if (G_LIKELY (status == PSC_STATUS_OK))
-    return out;
-
-  psc_cache_fail (error, status, &core_error);
-  return VK_NULL_HANDLE;
-}
-
-/**
- * psc_cache_get_descriptor_set_layout: (skip)
- * @self: a cache
- * @info: the layout to get or create; immutable samplers must be
- *   cache-issued
- * @error: return location for a #GError
- *
- * Returns the cache's descriptor-set layout for @info, creating it on the
- * first request. The key covers the create flags and the bindings sorted by
- * binding number, so binding order in @info does not matter.
- *
- * Returns: a borrowed layout, or `VK_NULL_HANDLE` with @error set
- */
-VkDescriptorSetLayout
-psc_cache_get_descriptor_set_layout (PscCache                               *self,
-                                     const VkDescriptorSetLayoutCreateInfo  *info,
-                                     GError                                **error)
-{
-  PscCoreError core_error;
-  VkDescriptorSetLayout out = VK_NULL_HANDLE;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
-  PSC_CACHE_CHECK_INFO (self, info, VK_NULL_HANDLE);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_get_set_layout (self->core, info, &out, &core_error);
-  if (G_LIKELY (status == PSC_STATUS_OK))
-    return out;
-
-  psc_cache_fail (error, status, &core_error);
-  return VK_NULL_HANDLE;
-}
-
-/**
- * psc_cache_get_pipeline_layout: (skip)
- * @self: a cache
- * @info: the layout to get or create; its set layouts must be cache-issued
- * @error: return location for a #GError
- *
- * Returns the cache's pipeline layout for @info, creating it on the first
- * request.
- *
- * Returns: a borrowed layout, or `VK_NULL_HANDLE` with @error set
- */
-VkPipelineLayout
-psc_cache_get_pipeline_layout (PscCache                          *self,
-                               const VkPipelineLayoutCreateInfo  *info,
-                               GError                           **error)
-{
-  PscCoreError core_error;
-  VkPipelineLayout out = VK_NULL_HANDLE;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
-  PSC_CACHE_CHECK_INFO (self, info, VK_NULL_HANDLE);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_get_pipeline_layout (self->core, info, &out, &core_error);
-  if (G_LIKELY (status == PSC_STATUS_OK))
-    return out;
-
-  psc_cache_fail (error, status, &core_error);
-  return VK_NULL_HANDLE;
-}
-
-/**
- * psc_cache_get_compat_render_pass: (skip)
- * @self: a cache
- * @info: the application's execution render pass description
- * @error: return location for a #GError
- *
- * On the legacy backend, returns the cache's compatibility render pass for
- * an execution pass described by @info: a pass compatible with it under
- * Vulkan's render-pass compatibility rules (load/store operations and
- * layouts do not matter). Graphics requests name this pass.
- *
- * A compatibility pass exists only to create pipelines: it must never be
- * begun with `vkCmdBeginRenderPass`. Begin the application's own pass.
- *
- * Returns: a borrowed render pass, or `VK_NULL_HANDLE` with @error set
- */
-VkRenderPass
-psc_cache_get_compat_render_pass (PscCache                      *self,
-                                  const VkRenderPassCreateInfo  *info,
-                                  GError                       **error)
-{
-  PscCoreError core_error;
-  VkRenderPass out = VK_NULL_HANDLE;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
-  PSC_CACHE_CHECK_INFO (self, info, VK_NULL_HANDLE);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_get_render_pass (self->core, info, &out, &core_error);
-  if (G_LIKELY (status == PSC_STATUS_OK))
-    return out;
-
-  psc_cache_fail (error, status, &core_error);
-  return VK_NULL_HANDLE;
-}
-
-/**
- * psc_cache_is_compat_render_pass: (skip)
- * @self: a cache
- * @pass: a render pass
- *
- * Tells whether @pass is a compatibility render pass this cache issued, for
- * example to assert that the application never begins one.
- *
- * Returns: %TRUE if @pass is one of the cache's compatibility passes
- */
-gboolean
-psc_cache_is_compat_render_pass (PscCache     *self,
-                                 VkRenderPass  pass)
-{
-  g_return_val_if_fail (PSC_IS_CACHE (self), FALSE);
-  g_return_val_if_fail (self->core != NULL, FALSE);
-
-  return psc_core_is_compat_render_pass (self->core, pass);
-}
-
-/**
- * psc_cache_get_graphics_pipeline: (skip)
- * @self: a cache
- * @info: the pipeline to get or create
- * @error: return location for a #GError
- *
- * Returns the cache's graphics pipeline for @info, creating it on the first
- * request. Viewport and scissor must be dynamic states. On the
- * dynamic-rendering backend @info chains `VkPipelineRenderingCreateInfo`; on
- * the legacy backend its `renderPass` is a pass from
- * [method@Psc.Cache.get_compat_render_pass]. Shader modules and the layout
- * must be cache-issued.
- *
- * A hit allocates nothing. When the same create info is requested every
- * frame, [method@Psc.Cache.prepare_graphics_pipeline] saves canonicalizing it
- * each time.
- *
- * Returns: a borrowed pipeline, or `VK_NULL_HANDLE` with @error set
- */
-VkPipeline
-psc_cache_get_graphics_pipeline (PscCache                            *self,
-                                 const VkGraphicsPipelineCreateInfo  *info,
-                                 GError                             **error)
-{
-  PscCoreError core_error;
-  VkPipeline out = VK_NULL_HANDLE;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
-  PSC_CACHE_CHECK_INFO (self, info, VK_NULL_HANDLE);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_get_graphics (self->core, info, &out, &core_error);
-  if (G_LIKELY (status == PSC_STATUS_OK))
-    return out;
-
-  psc_cache_fail (error, status, &core_error);
-  return VK_NULL_HANDLE;
-}
-
-/**
- * psc_cache_get_compute_pipeline: (skip)
- * @self: a cache
- * @info: the pipeline to get or create
- * @error: return location for a #GError
- *
- * Returns the cache's compute pipeline for @info, creating it on the first
- * request. The shader module and the layout must be cache-issued.
- *
- * Returns: a borrowed pipeline, or `VK_NULL_HANDLE` with @error set
- */
-VkPipeline
-psc_cache_get_compute_pipeline (PscCache                           *self,
-                                const VkComputePipelineCreateInfo  *info,
-                                GError                            **error)
-{
-  PscCoreError core_error;
-  VkPipeline out = VK_NULL_HANDLE;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
-  PSC_CACHE_CHECK_INFO (self, info, VK_NULL_HANDLE);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_get_compute (self->core, info, &out, &core_error);
-  if (G_LIKELY (status == PSC_STATUS_OK))
-    return out;
-
-  psc_cache_fail (error, status, &core_error);
-  return VK_NULL_HANDLE;
-}
-
-/**
- * psc_cache_get_graphics_key_size: (skip)
- * @self: a cache
- * @info: a graphics pipeline create info, as for
- *   [method@Psc.Cache.get_graphics_pipeline]
- * @error: return location for a #GError
- *
- * Validates and canonicalizes @info like a request, without looking it up or
- * creating anything, and returns the size of its canonical key: the bytes
- * that are hashed, stored and compared. For diagnostics and benchmarks.
- * A rejected @info is counted like a rejected request.
- *
- * Returns: the key size in bytes, or 0 with @error set
- */
-gsize
-psc_cache_get_graphics_key_size (PscCache                            *self,
-                                 const VkGraphicsPipelineCreateInfo  *info,
-                                 GError                             **error)
-{
-  PscCoreError core_error;
-  size_t size = 0;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, 0);
-  PSC_CACHE_CHECK_INFO (self, info, 0);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_graphics_key_size (self->core, info, &size, &core_error);
-  if (status == PSC_STATUS_OK)
-    return size;
-
-  psc_cache_fail (error, status, &core_error);
-  return 0;
-}
-
-/**
- * psc_cache_prepare_graphics_pipeline: (skip)
- * @self: a cache
- * @info: a graphics pipeline create info, as for
- *   [method@Psc.Cache.get_graphics_pipeline]
- * @error: return location for a #GError
- *
- * Validates and canonicalizes @info once and returns a small key id for it.
- * [method@Psc.Cache.get_prepared_pipeline] then gets the pipeline from the id
- * without reading a create info. Preparing does not create the pipeline.
- * Preparing an equal create info again returns the same id.
- *
- * Returns: a key id (never 0), or 0 with @error set
- */
-guint32
-psc_cache_prepare_graphics_pipeline (PscCache                            *self,
-                                     const VkGraphicsPipelineCreateInfo  *info,
-                                     GError                             **error)
-{
-  PscCoreError core_error;
-  uint32_t key_id = 0;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, 0);
-  PSC_CACHE_CHECK_INFO (self, info, 0);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_prepare_graphics (self->core, info, &key_id, &core_error);
-  if (G_LIKELY (status == PSC_STATUS_OK))
-    return key_id;
-
-  psc_cache_fail (error, status, &core_error);
-  return 0;
-}
-
-/**
- * psc_cache_prepare_compute_pipeline: (skip)
- * @self: a cache
- * @info: a compute pipeline create info, as for
- *   [method@Psc.Cache.get_compute_pipeline]
- * @error: return location for a #GError
- *
- * Like [method@Psc.Cache.prepare_graphics_pipeline], for compute pipelines.
- *
- * Returns: a key id (never 0), or 0 with @error set
- */
-guint32
-psc_cache_prepare_compute_pipeline (PscCache                           *self,
-                                    const VkComputePipelineCreateInfo  *info,
-                                    GError                            **error)
-{
-  PscCoreError core_error;
-  uint32_t key_id = 0;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, 0);
-  PSC_CACHE_CHECK_INFO (self, info, 0);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_prepare_compute (self->core, info, &key_id, &core_error);
-  if (G_LIKELY (status == PSC_STATUS_OK))
-    return key_id;
-
-  psc_cache_fail (error, status, &core_error);
-  return 0;
-}
-
-/**
- * psc_cache_get_prepared_pipeline: (skip)
- * @self: a cache
- * @key_id: an id from [method@Psc.Cache.prepare_graphics_pipeline] or
- *   [method@Psc.Cache.prepare_compute_pipeline]
- * @error: return location for a #GError
- *
- * Returns the pipeline for a prepared key, creating it on the first request.
- * This is the cheapest way to request a pipeline every frame.
- *
- * Returns: a borrowed pipeline, or `VK_NULL_HANDLE` with @error set
- *   (%PSC_ERROR_INVALID_ARGUMENT for an unknown id)
- */
-VkPipeline
-psc_cache_get_prepared_pipeline (PscCache  *self,
-                                 guint32    key_id,
-                                 GError   **error)
-{
-  PscCoreError core_error;
-  VkPipeline out = VK_NULL_HANDLE;
-  PscStatus status;
-
-  PSC_CACHE_CHECK (self, error, VK_NULL_HANDLE);
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_get_prepared (self->core, key_id, &out, &core_error);
-  if (G_LIKELY (status == PSC_STATUS_OK))
-    return out;
-
-  psc_cache_fail (error, status, &core_error);
-  return VK_NULL_HANDLE;
-}
-
-static gboolean
-psc_cache_pin_delta (PscCache      *self,
-                     VkObjectType   type,
-                     guint64        handle,
-                     int            delta,
-                     GError       **error)
-{
-  PscCoreError core_error;
-  PscStatus status;
-
-  PSC_CORE_ERROR_INIT (core_error);
-  status = psc_core_pin (self->core, type, handle, delta, &core_error);
-  if (status != PSC_STATUS_OK)
-    {
-      psc_cache_fail (error, status, &core_error);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/**
- * psc_cache_pin: (skip)
- * @self: a cache
- * @type: the handle's object type, e.g. `VK_OBJECT_TYPE_PIPELINE`
- * @handle: a handle this cache issued, cast to 64 bits
- * @error: return location for a #GError
- *
- * Pins a borrowed handle the application holds without requesting it every
- * frame: it stays valid until as many [method@Psc.Cache.unpin] calls were
- * made, and then for %PSC_BORROW_FRAMES more frames.
- *
- * Returns: %TRUE on success, %FALSE with @error set
- *   (%PSC_ERROR_FOREIGN_HANDLE if the cache did not issue @handle)
- */
-gboolean
-psc_cache_pin (PscCache      *self,
-               VkObjectType   type,
-               guint64        handle,
-               GError       **error)
-{
-  PSC_CACHE_CHECK (self, error, FALSE);
-  return psc_cache_pin_delta (self, type, handle, +1, error);
-}
-
-/**
- * psc_cache_unpin: (skip)
- * @self: a cache
- * @type: the handle's object type
- * @handle: a handle pinned with [method@Psc.Cache.pin]
- * @error: return location for a #GError
- *
- * Undoes one [method@Psc.Cache.pin].
- *
- * Returns: %TRUE on success, %FALSE with @error set
- */
-gboolean
-psc_cache_unpin (PscCache      *self,
-                 VkObjectType   type,
-                 guint64        handle,
-                 GError       **error)
-{
-  PSC_CACHE_CHECK (self, error, FALSE);
-  return psc_cache_pin_delta (self, type, handle, -1, error);
-}
+/* Counters (any thread) ---------------------------------------------------- */
 
 /**
  * psc_cache_get_stats:
  * @self: a cache
- * @stats: (out caller-allocates): return location for the counters
  *
- * Copies the cache's counters. May be called from any thread; the counters
- * are read one by one, so a snapshot taken while the owner thread works may
- * mix values from two instants.
+ * Takes a snapshot of the cache's counters. Any thread may call it: the
+ * counters are published with atomics and read one by one, so a snapshot
+ * taken while the owner thread works may mix values from two instants
+ * (except that a compile job is counted in at most one of the queued,
+ * in-flight and unpublished gauges). The snapshot never changes afterwards.
+ * A cache that is not open gives zeros; a closed one, its counters as they
+ * were at close.
+ *
+ * Returns: (transfer full): a new snapshot
+ *
+ * Since: 0.1
  */
-void
-psc_cache_get_stats (PscCache *self,
-                     PscStats *stats)
+PscStats *
+psc_cache_get_stats (PscCache *self)
 {
-  g_return_if_fail (PSC_IS_CACHE (self));
-  g_return_if_fail (stats != NULL);
+  g_return_val_if_fail (PSC_IS_CACHE (self), NULL);
 
-  psc_cache_read_stats (self, stats);
+  return psc_stats_new_snapshot (self->core);
 }
 
 /**
@@ -1482,9 +1162,14 @@ psc_cache_get_stats (PscCache *self,
  * @kind: an object kind
  * @counter: a counter
  *
- * Reads one counter of one object kind. May be called from any thread.
+ * Reads one counter of one object kind, like
+ * [method@Psc.Stats.get_counter] on a new snapshot but without allocating
+ * one. Any thread may call it.
  *
- * Returns: the counter's value
+ * Returns: the counter's value; 0 (and a critical) for a kind or counter
+ *   this version of the library does not know
+ *
+ * Since: 0.1
  */
 guint64
 psc_cache_get_counter (PscCache      *self,
@@ -1492,22 +1177,9 @@ psc_cache_get_counter (PscCache      *self,
                        PscCounter     counter)
 {
   PscStats stats;
-  const PscKindStats *ks;
 
   g_return_val_if_fail (PSC_IS_CACHE (self), 0);
-  g_return_val_if_fail ((guint) kind < PSC_OBJECT_KIND_COUNT, 0);
-  g_return_val_if_fail ((guint) counter <= PSC_COUNTER_HOST_BYTES, 0);
 
-  psc_cache_read_stats (self, &stats);
-  ks = &stats.kinds[kind];
-  switch (counter)
-    {
-    case PSC_COUNTER_HITS: return ks->hits;
-    case PSC_COUNTER_MISSES: return ks->misses;
-    case PSC_COUNTER_CREATIONS: return ks->creations;
-    case PSC_COUNTER_CREATION_NS: return ks->creation_ns;
-    case PSC_COUNTER_ENTRIES: return ks->entries;
-    case PSC_COUNTER_HOST_BYTES: return ks->host_bytes;
-    default: return 0;
-    }
+  psc_stats_read (&stats, self->core);
+  return psc_stats_get_counter (&stats, kind, counter);
 }

@@ -5,6 +5,7 @@
 #include "psc-private.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
@@ -17,6 +18,21 @@
  * ([ctor@Psc.Device.new_for_vulkan]; the application keeps owning them), or
  * owns a headless instance and device of its own
  * ([ctor@Psc.Device.new_headless]) for tools, tests and bindings.
+ *
+ * A device implements [iface@Gio.Initable]: construction that can fail
+ * (no Vulkan loader, no device, a missing validation layer, an inconsistent
+ * description) fails with a #GError. Besides the two constructors,
+ * `g_initable_new (PSC_TYPE_DEVICE, NULL, &error, "headless", TRUE,
+ * "physical-device-index", 1, NULL)` sets the construct-only properties
+ * directly. One of [property@Psc.Device:headless] and
+ * [property@Psc.Device:vulkan-info] is required: initialization without
+ * either fails with %PSC_ERROR_INVALID_ARGUMENT. A device made with
+ * g_object_new() and not (or not successfully) initialized has no Vulkan
+ * objects: its getters answer 0 or %NULL, and a [class@Psc.Cache] refuses
+ * it (%PSC_ERROR_INVALID_ARGUMENT). From Python, `Psc.Device.new_headless
+ * (flags)` raises on failure; with the `Psc` override installed with the
+ * typelib, `Psc.Device (headless=True)` initializes too, and `Psc.Device ()`
+ * raises.
  *
  * Either way the device records the features that were *enabled* when the
  * `VkDevice` was created. Caches decide what they may use (for example the
@@ -31,6 +47,8 @@
  *
  * A device is immutable after construction and may be used from any thread;
  * its properties never change except [property@Psc.Device:validation-error-count].
+ *
+ * Since: 0.1
  */
 
 #define PSC_ALL_DEVICE_FLAGS (PSC_DEVICE_FLAGS_VALIDATION | PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING)
@@ -42,15 +60,29 @@ struct _PscDevice
 {
   GObject parent_instance;
 
-  /* A copy of the caller's description; enabled_features points into the
-   * snapshot below (or is NULL). */
+  /* Construct-only properties. "vulkan-info" is checked and copied (its
+   * features snapshotted) when it is set, so the caller's memory need not
+   * outlive the call; what was wrong is reported by initialization. */
+  gboolean headless;
+  PscDeviceFlags flags;         /* headless only */
+  guint physical_device_index;  /* headless only */
+  gboolean has_given_info;
+  GError *given_error;
+
+  /* Initialization (GInitable), once. */
+  gboolean init_done;
+  GError *init_error;
+  gboolean ready;
+
+  /* A copy of the description (the caller's, or what a headless device
+   * created); enabled_features points into the snapshot below (or is
+   * NULL). */
   PscDeviceInfo info;
 
   char *name;
   guint32 driver_version;
   guint32 api_version;          /* min (instance apiVersion, device apiVersion) */
   gboolean dynamic_rendering;   /* enabled, from the snapshot */
-  gboolean headless;
 
   /* Snapshot of the enabled-feature chain. Only the structures we know are
    * kept; they are relinked in a fixed order. */
@@ -74,7 +106,16 @@ struct _PscDevice
   gint validation_errors;
 };
 
-G_DEFINE_FINAL_TYPE (PscDevice, psc_device, G_TYPE_OBJECT)
+/* The first version of PscDeviceInfo ends with queue: a smaller size is
+ * refused, never read. */
+#define PSC_DEVICE_INFO_SIZE_0_1 (offsetof (PscDeviceInfo, queue) + sizeof (VkQueue))
+
+static void psc_device_initable_iface_init (GInitableIface *iface);
+static void psc_device_set_vulkan_info (PscDevice *self, const PscDeviceInfo *given);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (PscDevice, psc_device, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
+                                                      psc_device_initable_iface_init))
 
 enum {
   PROP_0,
@@ -83,6 +124,9 @@ enum {
   PROP_API_VERSION,
   PROP_DYNAMIC_RENDERING,
   PROP_HEADLESS,
+  PROP_FLAGS,
+  PROP_PHYSICAL_DEVICE_INDEX,
+  PROP_VULKAN_INFO,
   PROP_VALIDATION_ERROR_COUNT,
   N_PROPS
 };
@@ -105,6 +149,8 @@ psc_device_finalize (GObject *object)
     dlclose (self->loader);
 
   g_free (self->name);
+  g_clear_error (&self->given_error);
+  g_clear_error (&self->init_error);
 
   G_OBJECT_CLASS (psc_device_parent_class)->finalize (object);
 }
@@ -134,8 +180,41 @@ psc_device_get_property (GObject    *object,
     case PROP_HEADLESS:
       g_value_set_boolean (value, self->headless);
       break;
+    case PROP_FLAGS:
+      g_value_set_flags (value, self->flags);
+      break;
+    case PROP_PHYSICAL_DEVICE_INDEX:
+      g_value_set_uint (value, self->physical_device_index);
+      break;
     case PROP_VALIDATION_ERROR_COUNT:
       g_value_set_uint (value, psc_device_get_validation_error_count (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+psc_device_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  PscDevice *self = PSC_DEVICE (object);
+
+  switch (prop_id)
+    {
+    case PROP_HEADLESS:
+      self->headless = g_value_get_boolean (value);
+      break;
+    case PROP_FLAGS:
+      self->flags = g_value_get_flags (value);
+      break;
+    case PROP_PHYSICAL_DEVICE_INDEX:
+      self->physical_device_index = g_value_get_uint (value);
+      break;
+    case PROP_VULKAN_INFO:
+      psc_device_set_vulkan_info (self, g_value_get_pointer (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -151,12 +230,15 @@ psc_device_class_init (PscDeviceClass *klass)
 
   object_class->finalize = psc_device_finalize;
   object_class->get_property = psc_device_get_property;
+  object_class->set_property = psc_device_set_property;
 
   /**
    * PscDevice:name:
    *
    * The physical device's name, as the driver reports it.
-   */
+     *
+   * Since: 0.1
+ */
   props[PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -166,7 +248,9 @@ psc_device_class_init (PscDeviceClass *klass)
    *
    * The driver version, in the driver's own encoding
    * (`VkPhysicalDeviceProperties.driverVersion`).
-   */
+     *
+   * Since: 0.1
+ */
   props[PROP_DRIVER_VERSION] =
     g_param_spec_uint ("driver-version", NULL, NULL, 0, G_MAXUINT32, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -177,7 +261,9 @@ psc_device_class_init (PscDeviceClass *klass)
    * The Vulkan API version caches may use on this device: the lower of the
    * instance's `apiVersion` and the physical device's, encoded like
    * `VK_MAKE_API_VERSION`.
-   */
+     *
+   * Since: 0.1
+ */
   props[PROP_API_VERSION] =
     g_param_spec_uint ("api-version", NULL, NULL, 0, G_MAXUINT32, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -189,7 +275,9 @@ psc_device_class_init (PscDeviceClass *klass)
    * (through `VkPhysicalDeviceVulkan13Features` on a Vulkan 1.3 device, or
    * `VkPhysicalDeviceDynamicRenderingFeatures`). What the physical device
    * supports does not matter.
-   */
+     *
+   * Since: 0.1
+ */
   props[PROP_DYNAMIC_RENDERING] =
     g_param_spec_boolean ("dynamic-rendering", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -197,11 +285,61 @@ psc_device_class_init (PscDeviceClass *klass)
   /**
    * PscDevice:headless:
    *
-   * Whether this object created (and owns) its instance and device.
+   * Whether this object creates (and owns) its instance and device, as
+   * [ctor@Psc.Device.new_headless] describes, instead of wrapping the
+   * application's ([property@Psc.Device:vulkan-info]).
+   *
+   * Since: 0.1
    */
   props[PROP_HEADLESS] =
     g_param_spec_boolean ("headless", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:flags:
+   *
+   * How a headless device is created. Only headless devices take flags: a
+   * wrapping device with flags fails to initialize
+   * (%PSC_ERROR_INVALID_ARGUMENT).
+   *
+   * Since: 0.1
+   */
+  props[PROP_FLAGS] =
+    g_param_spec_flags ("flags", NULL, NULL, PSC_TYPE_DEVICE_FLAGS, PSC_DEVICE_FLAGS_NONE,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                        G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:physical-device-index:
+   *
+   * Which physical device a headless device uses, in the order
+   * `vkEnumeratePhysicalDevices` lists them; 0 (the default) is the first.
+   * An index that names no device fails initialization with
+   * %PSC_ERROR_NO_DEVICE. Headless devices only.
+   *
+   * Since: 0.1
+   */
+  props[PROP_PHYSICAL_DEVICE_INDEX] =
+    g_param_spec_uint ("physical-device-index", NULL, NULL, 0, G_MAXUINT32, 0,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                       G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:vulkan-info: (skip)
+   *
+   * A `const PscDeviceInfo *` describing the application's Vulkan objects
+   * to wrap, as for [ctor@Psc.Device.new_for_vulkan] (for C; bindings use
+   * headless devices). Write-only and construct-only; the structure (and
+   * its enabled-feature chain) is checked and copied when the property is
+   * set, and what was wrong with it is reported by initialization.
+   *
+   * Since: 0.1
+   */
+  props[PROP_VULKAN_INFO] =
+    g_param_spec_pointer ("vulkan-info", NULL, NULL,
+                          G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   /**
    * PscDevice:validation-error-count:
@@ -209,7 +347,9 @@ psc_device_class_init (PscDeviceClass *klass)
    * How many error-severity messages the validation layer reported on a
    * headless device created with %PSC_DEVICE_FLAGS_VALIDATION. The count may
    * change from any thread, so it is read on demand and never notified.
-   */
+     *
+   * Since: 0.1
+ */
   props[PROP_VALIDATION_ERROR_COUNT] =
     g_param_spec_uint ("validation-error-count", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -313,24 +453,34 @@ psc_device_snapshot_features (PscDevice                       *self,
   return TRUE;
 }
 
-/* Shared by both constructors: copies @info, snapshots its features and reads
- * the physical device's properties. */
+/* Copies @info (whose size was checked: it is this library's version) and
+ * snapshots its enabled features, so the caller's memory may go. */
 static gboolean
-psc_device_init_from_info (PscDevice           *self,
-                           const PscDeviceInfo *info,
-                           GError             **error)
+psc_device_take_info (PscDevice           *self,
+                      const PscDeviceInfo *info,
+                      GError             **error)
 {
-  PFN_vkGetPhysicalDeviceProperties get_properties;
-  VkPhysicalDeviceProperties properties;
-  guint32 instance_api;
-
   self->info = *info;
+  self->info.size = sizeof (PscDeviceInfo);
   self->info.enabled_features = NULL;
 
   if (!psc_device_snapshot_features (self, info->enabled_features, error))
     return FALSE;
   if (self->has_features)
     self->info.enabled_features = &self->features;
+  return TRUE;
+}
+
+/* Reads the physical device's properties (self->info describes live Vulkan
+ * objects). */
+static gboolean
+psc_device_describe (PscDevice  *self,
+                     GError    **error)
+{
+  const PscDeviceInfo *info = &self->info;
+  PFN_vkGetPhysicalDeviceProperties get_properties;
+  VkPhysicalDeviceProperties properties;
+  guint32 instance_api;
 
   get_properties = (PFN_vkGetPhysicalDeviceProperties)
     info->get_instance_proc_addr (info->instance, "vkGetPhysicalDeviceProperties");
@@ -361,40 +511,109 @@ psc_device_init_from_info (PscDevice           *self,
   return TRUE;
 }
 
+/* The "vulkan-info" property: checked and copied now, reported at
+ * initialization. */
+static void
+psc_device_set_vulkan_info (PscDevice           *self,
+                            const PscDeviceInfo *given)
+{
+  PscDeviceInfo info;
+
+  if (given == NULL)
+    return;
+  self->has_given_info = TRUE;
+  g_clear_error (&self->given_error);
+  if (psc_versioned_copy (given, PSC_DEVICE_INFO_SIZE_0_1, sizeof (PscDeviceInfo),
+                          "PscDeviceInfo", "info", &info, &self->given_error))
+    psc_device_take_info (self, &info, &self->given_error);
+}
+
+/* A wrapping device: the copy made by psc_device_set_vulkan_info (). */
+static gboolean
+psc_device_open_wrapped (PscDevice  *self,
+                         GError    **error)
+{
+  static const struct {
+    const char *name;
+    size_t offset;
+  } required[] = {
+    { "instance", offsetof (PscDeviceInfo, instance) },
+    { "physical_device", offsetof (PscDeviceInfo, physical_device) },
+    { "device", offsetof (PscDeviceInfo, device) },
+    { "get_instance_proc_addr", offsetof (PscDeviceInfo, get_instance_proc_addr) },
+  };
+
+  if (self->given_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->given_error));
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (required); i++)
+    {
+      gpointer value;
+
+      /* Handles and function pointers: pointer-sized on every platform
+       * libpsocache supports (64-bit non-dispatchable handles). */
+      G_STATIC_ASSERT (sizeof (VkInstance) == sizeof (gpointer));
+      memcpy (&value, (const char *) &self->info + required[i].offset, sizeof value);
+      if (value == NULL)
+        {
+          g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                       _("info->%s: a device to wrap needs it (it is NULL)"), required[i].name);
+          return FALSE;
+        }
+    }
+  if (self->flags != PSC_DEVICE_FLAGS_NONE || self->physical_device_index != 0)
+    {
+      g_set_error_literal (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                           _("flags, physical-device-index: they apply to headless devices only"));
+      return FALSE;
+    }
+  return psc_device_describe (self, error);
+}
+
 /**
  * psc_device_new_for_vulkan: (skip)
- * @info: the application's Vulkan objects
+ * @info: the application's Vulkan objects, initialized with
+ *   %PSC_DEVICE_INFO_INIT
  * @error: return location for a #GError
  *
  * Wraps Vulkan objects the application created. @info is copied and its
  * enabled-feature chain is snapshotted (Vulkan 1.1, 1.2, 1.3 and
  * dynamic-rendering feature structures are kept, other structures are
- * ignored), so the caller's structures need not outlive the call.
+ * ignored), so the caller's structures need not outlive the call. This is
+ * `g_initable_new (PSC_TYPE_DEVICE, NULL, error, "vulkan-info", info,
+ * NULL)` with the argument checks of a C function.
  *
  * The device does not own the Vulkan objects: the application destroys them,
  * after every [class@Psc.Cache] on this device was finalized.
  *
  * Returns: (transfer full): a new device, or %NULL with @error set
- *   (%PSC_ERROR_INVALID_ARGUMENT when @info is inconsistent)
+ *   (%PSC_ERROR_INVALID_ARGUMENT when @info is inconsistent, or its size
+ *   is not one this library can take: see [struct@Psc.DeviceInfo])
+ *
+ * Since: 0.1
  */
 PscDevice *
 psc_device_new_for_vulkan (const PscDeviceInfo *info,
                            GError             **error)
 {
-  g_autoptr(PscDevice) self = NULL;
+  PscDeviceInfo copy;
 
   g_return_val_if_fail (info != NULL, NULL);
-  g_return_val_if_fail (info->instance != VK_NULL_HANDLE, NULL);
-  g_return_val_if_fail (info->physical_device != VK_NULL_HANDLE, NULL);
-  g_return_val_if_fail (info->device != VK_NULL_HANDLE, NULL);
-  g_return_val_if_fail (info->get_instance_proc_addr != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  self = g_object_new (PSC_TYPE_DEVICE, NULL);
-  if (!psc_device_init_from_info (self, info, error))
+  /* The size first: the members below are read only if the caller has
+   * them. */
+  if (!psc_versioned_copy (info, PSC_DEVICE_INFO_SIZE_0_1, sizeof (PscDeviceInfo),
+                           "PscDeviceInfo", "info", &copy, error))
     return NULL;
+  g_return_val_if_fail (copy.instance != VK_NULL_HANDLE, NULL);
+  g_return_val_if_fail (copy.physical_device != VK_NULL_HANDLE, NULL);
+  g_return_val_if_fail (copy.device != VK_NULL_HANDLE, NULL);
+  g_return_val_if_fail (copy.get_instance_proc_addr != NULL, NULL);
 
-  return g_steal_pointer (&self);
+  return g_initable_new (PSC_TYPE_DEVICE, NULL, error, "vulkan-info", &copy, NULL);
 }
 
 /* Headless ---------------------------------------------------------------- */
@@ -678,9 +897,8 @@ psc_device_headless_device (PscDevice           *self,
   const char *extensions[1];
   guint32 n_extensions = 0;
   guint32 n_devices = 0, n_families = 0, n_device_exts = 0;
-  guint32 index = 0, family = G_MAXUINT32, api;
+  guint32 index = self->physical_device_index, family = G_MAXUINT32, api;
   gboolean want_dr = (flags & PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING) == 0;
-  const char *index_env;
   VkResult r;
 
   enumerate_devices = (PFN_vkEnumeratePhysicalDevices) gipa (instance, "vkEnumeratePhysicalDevices");
@@ -716,19 +934,12 @@ psc_device_headless_device (PscDevice           *self,
   if (r < VK_SUCCESS)
     return psc_set_vk_error (error, "vkEnumeratePhysicalDevices", r);
 
-  index_env = g_getenv ("PSC_DEVICE_INDEX");
-  if (index_env != NULL && index_env[0] != '\0')
+  if (index >= n_devices)
     {
-      guint64 v = 0;
-
-      if (!g_ascii_string_to_unsigned (index_env, 10, 0, G_MAXUINT32, &v, NULL) || v >= n_devices)
-        {
-          g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
-                       _("PSC_DEVICE_INDEX=%s does not name one of the %u Vulkan devices"),
-                       index_env, n_devices);
-          return FALSE;
-        }
-      index = (guint32) v;
+      g_set_error (error, PSC_ERROR, PSC_ERROR_NO_DEVICE,
+                   _("physical-device-index: %u does not name one of the %u Vulkan devices"),
+                   index, n_devices);
+      return FALSE;
     }
   info->physical_device = devices[index];
 
@@ -864,8 +1075,8 @@ psc_device_headless_device (PscDevice           *self,
  * device and creates a `VkDevice` with one graphics queue. The object owns
  * them and destroys them when it is finalized.
  *
- * The first physical device is used, unless the environment variable
- * `PSC_DEVICE_INDEX` gives another index. The usual loader variables
+ * The first physical device is used ([property@Psc.Device:physical-device-index]
+ * chooses another through g_initable_new()). The usual loader variables
  * (`VK_DRIVER_FILES`, `VK_INSTANCE_LAYERS`, ...) apply; for example
  * `VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json` selects
  * Mesa's lavapipe.
@@ -886,30 +1097,88 @@ psc_device_headless_device (PscDevice           *self,
  * Returns: (transfer full): a new device, or %NULL with @error set:
  *   %PSC_ERROR_NO_DEVICE when no loader, device, graphics queue or requested
  *   layer is found, %PSC_ERROR_VULKAN when a Vulkan call fails
+ *
+ * Since: 0.1
  */
 PscDevice *
 psc_device_new_headless (PscDeviceFlags   flags,
                          GError         **error)
 {
-  g_autoptr(PscDevice) self = NULL;
-  PscHeadlessFeatures enable;
-  PscDeviceInfo info;
-
   g_return_val_if_fail ((flags & ~PSC_ALL_DEVICE_FLAGS) == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  self = g_object_new (PSC_TYPE_DEVICE, NULL);
-  self->headless = TRUE;
+  return g_initable_new (PSC_TYPE_DEVICE, NULL, error, "headless", TRUE, "flags", flags, NULL);
+}
 
-  memset (&info, 0, sizeof info);
-  if (!psc_device_headless_instance (self, flags, &info, error))
-    return NULL;
-  if (!psc_device_headless_device (self, flags, &info, &enable, error))
-    return NULL;
-  if (!psc_device_init_from_info (self, &info, error))
-    return NULL;
+/* A headless device: loader, instance, device, then the description. */
+static gboolean
+psc_device_open_headless (PscDevice  *self,
+                          GError    **error)
+{
+  PscHeadlessFeatures enable;
+  PscDeviceInfo info = PSC_DEVICE_INFO_INIT;
 
-  return g_steal_pointer (&self);
+  if (self->has_given_info)
+    {
+      g_set_error_literal (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                           _("vulkan-info: a headless device creates its own Vulkan objects; "
+                             "set \"headless\" or \"vulkan-info\", not both"));
+      return FALSE;
+    }
+  return psc_device_headless_instance (self, self->flags, &info, error) &&
+         psc_device_headless_device (self, self->flags, &info, &enable, error) &&
+         psc_device_take_info (self, &info, error) &&
+         psc_device_describe (self, error);
+}
+
+static gboolean
+psc_device_open (PscDevice  *self,
+                 GError    **error)
+{
+  if (self->headless)
+    return psc_device_open_headless (self, error);
+  if (self->has_given_info)
+    return psc_device_open_wrapped (self, error);
+  g_set_error_literal (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                       _("vulkan-info: a PscDevice wraps the application's Vulkan objects "
+                         "(\"vulkan-info\", psc_device_new_for_vulkan ()) or creates its own "
+                         "(\"headless\", psc_device_new_headless ()); neither was given"));
+  return FALSE;
+}
+
+/* GInitable: runs once; later calls give the first call's result. */
+static gboolean
+psc_device_initable_init (GInitable     *initable,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  PscDevice *self = PSC_DEVICE (initable);
+
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!self->init_done)
+    {
+      self->init_done = TRUE;
+      self->ready = psc_device_open (self, &self->init_error);
+    }
+  if (self->init_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->init_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+psc_device_initable_iface_init (GInitableIface *iface)
+{
+  iface->init = psc_device_initable_init;
+}
+
+gboolean
+psc_device_is_ready (PscDevice *self)
+{
+  return self->ready;
 }
 
 /**
@@ -919,6 +1188,8 @@ psc_device_new_headless (PscDeviceFlags   flags,
  * Returns the physical device's name.
  *
  * Returns: (transfer none): the name
+ *
+ * Since: 0.1
  */
 const char *
 psc_device_get_name (PscDevice *self)
@@ -934,6 +1205,8 @@ psc_device_get_name (PscDevice *self)
  * Returns the driver version, in the driver's own encoding.
  *
  * Returns: the driver version
+ *
+ * Since: 0.1
  */
 guint32
 psc_device_get_driver_version (PscDevice *self)
@@ -950,6 +1223,8 @@ psc_device_get_driver_version (PscDevice *self)
  * and the physical device's API version.
  *
  * Returns: the API version, encoded like `VK_MAKE_API_VERSION`
+ *
+ * Since: 0.1
  */
 guint32
 psc_device_get_api_version (PscDevice *self)
@@ -967,6 +1242,8 @@ psc_device_get_api_version (PscDevice *self)
  *
  * Returns: %TRUE if caches on this device may use the dynamic-rendering
  *   backend
+ *
+ * Since: 0.1
  */
 gboolean
 psc_device_get_dynamic_rendering (PscDevice *self)
@@ -983,6 +1260,8 @@ psc_device_get_dynamic_rendering (PscDevice *self)
  * and owns its Vulkan objects.
  *
  * Returns: %TRUE for a headless device
+ *
+ * Since: 0.1
  */
 gboolean
 psc_device_get_headless (PscDevice *self)
@@ -1000,6 +1279,8 @@ psc_device_get_headless (PscDevice *self)
  * %PSC_DEVICE_FLAGS_VALIDATION). May be called from any thread.
  *
  * Returns: the number of validation errors
+ *
+ * Since: 0.1
  */
 guint
 psc_device_get_validation_error_count (PscDevice *self)
@@ -1019,6 +1300,8 @@ psc_device_get_validation_error_count (PscDevice *self)
  *
  * Returns: (transfer none): the device's description, valid as long as
  *   @self
+ *
+ * Since: 0.1
  */
 const PscDeviceInfo *
 psc_device_get_info (PscDevice *self)

@@ -23,8 +23,8 @@ static const GDBusErrorEntry psc_error_entries[] = {
   { PSC_ERROR_CLOSED, "io.github.psocache.Error.Closed" },
   { PSC_ERROR_DISCARDED, "io.github.psocache.Error.Discarded" },
 };
-G_STATIC_ASSERT (G_N_ELEMENTS (psc_error_entries) == PSC_REJECT_REASON_COUNT);
-G_STATIC_ASSERT (PSC_REJECT_REASON_COUNT == PSC_STATUS_COUNT);
+G_STATIC_ASSERT (G_N_ELEMENTS (psc_error_entries) == PSC_STATUS_COUNT);
+G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_ERROR_DISCARDED + 1);
 
 void
 psc_i18n_init (void)
@@ -45,10 +45,12 @@ psc_i18n_init (void)
  * The error domain of libpsocache, also reachable as %PSC_ERROR. Its codes
  * are registered as the D-Bus error names `io.github.psocache.Error.Failed`,
  * `.InvalidArgument`, `.Unsupported`, `.ForeignHandle`, `.Capacity`,
- * `.Vulkan`, `.WrongThread` and `.NoDevice`, so that they cross the bus
- * unchanged.
+ * `.Vulkan`, `.WrongThread`, `.NoDevice`, `.QueueFull`, `.Closed` and
+ * `.Discarded`, so that they cross the bus unchanged.
  *
  * Returns: the error quark
+ *
+ * Since: 0.1
  */
 GQuark
 psc_error_quark (void)

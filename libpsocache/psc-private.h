@@ -21,12 +21,6 @@ G_GNUC_INTERNAL void psc_i18n_init (void);
  * which already names the field path and, for driver failures, the VkResult. */
 G_GNUC_INTERNAL void psc_error_from_core (GError **error, const PscCoreError *core_error);
 
-/* Fills the device part of a core configuration: instance, physical device,
- * device, vkGetInstanceProcAddr, effective API version, debug-utils, whether
- * dynamic rendering was enabled (from the enabled-feature snapshot) and the
- * allocation callbacks. Leaves the cache-specific fields alone. */
-G_GNUC_INTERNAL void psc_device_fill_core_config (PscDevice *self, PscCoreConfig *cfg);
-
 /* Only the fields a failure report reads are initialised, so the hot path
  * pays three stores, not a 400-byte memset. */
 #define PSC_CORE_ERROR_INIT(e) \
@@ -40,12 +34,154 @@ psc_cache_fail (GError **error, PscStatus status, PscCoreError *core_error)
   psc_error_from_core (error, core_error);
 }
 
-/* psc-cache.c accessors for psc-cache-async.c. */
-G_GNUC_INTERNAL PscCore *psc_cache_get_core (PscCache *self);
-G_GNUC_INTERNAL GPtrArray *psc_cache_get_pending (PscCache *self);
-G_GNUC_INTERNAL gboolean psc_cache_is_owner_thread (PscCache *self);
-/* Completes GTask requests whose GCancellable fired (called by
- * psc_cache_begin_frame after the core's pump). */
+/* psc-versioned.c. The rules of the public structures that carry their own
+ * size as their first member (PscCacheOptions, PscDeviceInfo): @given's
+ * size must be at least @min_size (the structure's first version) and at
+ * most PSC_VERSIONED_MAX_SIZE; bytes from @known_size (this library's
+ * sizeof) up to the given size must be zero. On success @known receives
+ * the members both sides know, the rest zeroed (their defaults), and its
+ * size is @known_size. On failure @error (PSC_ERROR_INVALID_ARGUMENT) names
+ * @arg ("options", "info") and the size or the offset. */
+#define PSC_VERSIONED_MAX_SIZE 4096
+G_GNUC_INTERNAL gboolean psc_versioned_copy (const void  *given,
+                                             gsize        min_size,
+                                             gsize        known_size,
+                                             const char  *type_name,
+                                             const char  *arg,
+                                             void        *known,
+                                             GError     **error);
+
+/* psc-device.c */
+/* Fills the device part of a core configuration: instance, physical device,
+ * device, vkGetInstanceProcAddr, effective API version, debug-utils, whether
+ * dynamic rendering was enabled (from the enabled-feature snapshot) and the
+ * allocation callbacks. Leaves the cache-specific fields alone. */
+G_GNUC_INTERNAL void psc_device_fill_core_config (PscDevice *self, PscCoreConfig *cfg);
+/* TRUE once the device's initialization succeeded (any thread: a device
+ * is immutable afterwards). */
+G_GNUC_INTERNAL gboolean psc_device_is_ready (PscDevice *self);
+
+/* psc-stats.c. A snapshot is a copy of the core's counters (the core reads
+ * them with atomics, from any thread). psc-cache.c also fills one on the
+ * stack for the counter properties. */
+struct _PscStats
+{
+  PscCoreStats core;
+};
+/* Reads @core's counters into @self (zeros when @core is NULL: a cache that
+ * was never initialized). Any thread. */
+G_GNUC_INTERNAL void psc_stats_read (PscStats *self, PscCore *core);
+/* A new snapshot (reference count 1) of @core's counters. Any thread. */
+G_GNUC_INTERNAL PscStats *psc_stats_new_snapshot (PscCore *core);
+
+/* ------------------------------------------------------------------------
+ * PscCache, shared by psc-cache.c (lifetime, properties, the pump),
+ * psc-cache-objects.c (the synchronous requests) and psc-cache-async.c
+ * (asynchronous requests, GTasks, hot reload, eviction).
+ */
+struct _PscCache
+{
+  GObject parent_instance;
+
+  /* Construct-only properties, as given. */
+  PscDevice *device;
+  PscBackend requested_backend;
+  PscCacheFlags flags;
+  guint workers, job_capacity, waiter_capacity, publish_budget_us;
+  PscCoreTestHooks hooks;   /* zero, except from psc_cache_new_internal () */
+
+  /* Initialization (GInitable), once. core is NULL until it succeeded:
+   * such a cache is "not open" (every method with a GError fails with
+   * PSC_ERROR_CLOSED, the others do nothing). */
+  gboolean init_done;
+  GError *init_error;       /* why it failed, or NULL */
+  PscCore *core;
+  PscBackend backend;       /* resolved: never PSC_BACKEND_AUTO once open */
+  GThread *owner;           /* a reference, so the address stays unique */
+  GPtrArray *pending;       /* PscAsyncOp awaiting their core callback */
+  gint evict_idle_frames;   /* atomic: any thread may read it */
+
+  /* The pump runs application callbacks, which may call back: begin_frame
+   * refuses to nest, and a close asked for meanwhile waits for the pump to
+   * finish (the core's pump does not survive either). */
+  gboolean in_pump;
+  gboolean close_requested;
+  guint64 close_timeline;
+};
+
+/* psc_cache_new_full() with the core's test hooks (NULL: none). Only the
+ * test-only psc_cache_new_with_hooks() (psc-test-hooks.c, not part of the
+ * installed library) passes hooks. */
+G_GNUC_INTERNAL PscCache *psc_cache_new_internal (PscDevice               *device,
+                                                 PscBackend               backend,
+                                                 PscCacheFlags            flags,
+                                                 const PscCacheOptions   *options,
+                                                 const PscCoreTestHooks  *hooks,
+                                                 GError                 **error);
+
+/* Sets @error for a call on a cache that is not open (never initialized, or
+ * its initialization failed): PSC_ERROR_CLOSED. */
+G_GNUC_INTERNAL void psc_cache_set_not_open_error (PscCache *self, GError **error);
+
+/* Row (a) of the threads table (see PscCache's documentation): methods with
+ * a GError. Programming errors are criticals; a cache that is not open
+ * fails with PSC_ERROR_CLOSED; the core checks the owner thread and
+ * closing itself (PSC_ERROR_WRONG_THREAD, PSC_ERROR_CLOSED). */
+#define PSC_CACHE_CHECK(self, error, val) \
+  G_STMT_START { \
+    g_return_val_if_fail (PSC_IS_CACHE (self), (val)); \
+    g_return_val_if_fail (error == NULL || *error == NULL, (val)); \
+    if (G_UNLIKELY ((self)->core == NULL)) \
+      { \
+        psc_cache_set_not_open_error ((self), (error)); \
+        return (val); \
+      } \
+  } G_STMT_END
+
+/* A NULL create info is a programming error, but it is also a rejected
+ * request, so it is counted before the critical (after PSC_CACHE_CHECK:
+ * the core exists). */
+#define PSC_CACHE_CHECK_INFO(self, info, val) \
+  G_STMT_START { \
+    if (G_UNLIKELY ((info) == NULL)) \
+      { \
+        psc_core_count_rejection ((self)->core, PSC_STATUS_INVALID_ARGUMENT); \
+        g_return_val_if_fail (info != NULL, (val)); \
+      } \
+  } G_STMT_END
+
+/* Row (b): owner-thread methods without a GError. TRUE when the method may
+ * run. A cache that is not open, or closed, does nothing (FALSE, silently);
+ * a call from another thread is a programming error: a critical naming
+ * @func, and FALSE. */
+static inline gboolean
+psc_cache_enter_owner (PscCache   *self,
+                       const char *func)
+{
+  if (G_UNLIKELY (self->core == NULL))
+    return FALSE;
+  if (G_UNLIKELY (self->owner != g_thread_self ()))
+    {
+      g_return_if_fail_warning (G_LOG_DOMAIN, func,
+                                "the calling thread is the cache's owner thread");
+      return FALSE;
+    }
+  return !psc_core_is_closed (self->core);
+}
+
+/* psc-cache-objects.c: the words of SPIR-V in @spirv for the core, the one
+ * rule for both registration and replacement: the bytes themselves when
+ * they are word-aligned, else a copy in *owned (free it). *size receives
+ * the size in bytes. */
+G_GNUC_INTERNAL const guint32 *psc_spirv_words (GBytes   *spirv,
+                                               gsize    *size,
+                                               guint32 **owned);
+
+/* psc-cache-async.c: completes GTask requests whose GCancellable fired
+ * (psc_cache_begin_frame, after the core's pump). */
 G_GNUC_INTERNAL void psc_cache_async_pump (PscCache *self);
+/* Frees the GTask glue of requests whose waiter was dropped uncalled
+ * (psc_core_close_unowned). */
+G_GNUC_INTERNAL void psc_cache_async_drop (PscCache *self);
 
 G_END_DECLS

@@ -12,6 +12,8 @@
  * compiled with.
  *
  * Returns: the run-time major version
+ *
+ * Since: 0.1
  */
 guint
 psc_get_major_version (void)
@@ -26,6 +28,8 @@ psc_get_major_version (void)
  * against.
  *
  * Returns: the run-time minor version
+ *
+ * Since: 0.1
  */
 guint
 psc_get_minor_version (void)
@@ -40,6 +44,8 @@ psc_get_minor_version (void)
  * against.
  *
  * Returns: the run-time micro version
+ *
+ * Since: 0.1
  */
 guint
 psc_get_micro_version (void)
@@ -58,6 +64,8 @@ psc_get_micro_version (void)
  * [func@Psc.CHECK_VERSION], which checks the headers at compile time.
  *
  * Returns: %TRUE if the run-time library is the given version or newer
+ *
+ * Since: 0.1
  */
 gboolean
 psc_check_version (guint major,

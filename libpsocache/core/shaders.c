@@ -348,12 +348,14 @@ psc_core_register_shader (PscCore *core, const uint32_t *code, size_t size,
   PscStatus st;
   if (core->cfg.pass_through)
     {
-      psc_stat_add (&ks->misses, 1);
       PscSpecConstant *spec;
       uint32_t spec_count;
       st = psc_shaders_read_code (core, code, size, &spec, &spec_count, err);
       if (st == PSC_STATUS_OK)
-        st = register_new (core, code, size, hash, NULL, spec, spec_count, &index, err);
+        {
+          psc_stat_add (&ks->misses, 1);
+          st = register_new (core, code, size, hash, NULL, spec, spec_count, &index, err);
+        }
     }
   else
     {
@@ -375,14 +377,16 @@ psc_core_register_shader (PscCore *core, const uint32_t *code, size_t size,
         }
       else
         {
-          /* Untrusted code is read (and refused) before the driver sees
-           * it. */
-          psc_stat_add (&ks->misses, 1);
+          /* Untrusted code is read (and refused: a rejection, not a miss)
+           * before the driver sees it. */
           PscSpecConstant *spec;
           uint32_t spec_count;
           st = psc_shaders_read_code (core, code, size, &spec, &spec_count, err);
           if (st == PSC_STATUS_OK)
-            st = register_new (core, code, size, hash, &probe, spec, spec_count, &index, err);
+            {
+              psc_stat_add (&ks->misses, 1);
+              st = register_new (core, code, size, hash, &probe, spec, spec_count, &index, err);
+            }
         }
     }
   if (st != PSC_STATUS_OK)

@@ -12,6 +12,7 @@
 #include <vulkan/vulkan.h>
 #include <psocache/psc-macros.h>
 #include <psocache/psc-device.h>
+#include <psocache/psc-stats.h>
 
 G_BEGIN_DECLS
 
@@ -24,6 +25,8 @@ G_BEGIN_DECLS
  *   issued by [method@Psc.Cache.get_compat_render_pass]
  *
  * How graphics pipelines describe what they render to.
+ *
+ * Since: 0.1
  */
 typedef enum {
   PSC_BACKEND_AUTO,
@@ -38,151 +41,14 @@ typedef enum {
  *   and creates a new object, nothing is deduplicated. Objects are still owned
  *   by the cache and destroyed with it. For comparisons only.
  *
- * Flags for [ctor@Psc.Cache.new].
+ * Flags for [ctor@Psc.Cache.new] and [property@Psc.Cache:flags].
+ *
+ * Since: 0.1
  */
 typedef enum { /*< flags >*/
   PSC_CACHE_FLAGS_NONE = 0,
   PSC_CACHE_FLAGS_PASS_THROUGH = 1 << 0,
 } PscCacheFlags;
-
-/**
- * PscObjectKind:
- * @PSC_OBJECT_KIND_SAMPLER: `VkSampler`
- * @PSC_OBJECT_KIND_DESCRIPTOR_SET_LAYOUT: `VkDescriptorSetLayout`
- * @PSC_OBJECT_KIND_PIPELINE_LAYOUT: `VkPipelineLayout`
- * @PSC_OBJECT_KIND_RENDER_PASS: compatibility `VkRenderPass`
- * @PSC_OBJECT_KIND_GRAPHICS_PIPELINE: graphics `VkPipeline`
- * @PSC_OBJECT_KIND_COMPUTE_PIPELINE: compute `VkPipeline`
- * @PSC_OBJECT_KIND_SHADER_MODULE: `VkShaderModule` registered by SPIR-V
- * @PSC_OBJECT_KIND_COUNT: the number of kinds
- *
- * The kinds of object a cache owns.
- */
-typedef enum {
-  PSC_OBJECT_KIND_SAMPLER,
-  PSC_OBJECT_KIND_DESCRIPTOR_SET_LAYOUT,
-  PSC_OBJECT_KIND_PIPELINE_LAYOUT,
-  PSC_OBJECT_KIND_RENDER_PASS,
-  PSC_OBJECT_KIND_GRAPHICS_PIPELINE,
-  PSC_OBJECT_KIND_COMPUTE_PIPELINE,
-  PSC_OBJECT_KIND_SHADER_MODULE,
-  PSC_OBJECT_KIND_COUNT,
-} PscObjectKind;
-
-/**
- * PscCounter:
- * @PSC_COUNTER_HITS: requests answered with an existing object
- * @PSC_COUNTER_MISSES: requests that found no Ready object (a request for a
- *   key that is still compiling is a miss too; it queues no second job)
- * @PSC_COUNTER_CREATIONS: objects created through the driver
- * @PSC_COUNTER_CREATION_NS: nanoseconds spent in the driver creating objects
- * @PSC_COUNTER_ENTRIES: objects held now
- * @PSC_COUNTER_HOST_BYTES: host bytes held for these objects' keys and entries
- *
- * Per-kind counters, read with [method@Psc.Cache.get_counter].
- */
-typedef enum {
-  PSC_COUNTER_HITS,
-  PSC_COUNTER_MISSES,
-  PSC_COUNTER_CREATIONS,
-  PSC_COUNTER_CREATION_NS,
-  PSC_COUNTER_ENTRIES,
-  PSC_COUNTER_HOST_BYTES,
-} PscCounter;
-
-/**
- * PSC_REJECT_REASON_COUNT:
- *
- * The number of [error@Psc.Error] codes; [struct@Psc.Stats]'s `rejected`
- * array is indexed by error code.
- */
-#define PSC_REJECT_REASON_COUNT 11
-
-/**
- * PscKindStats:
- * @hits: see %PSC_COUNTER_HITS
- * @misses: see %PSC_COUNTER_MISSES
- * @creations: see %PSC_COUNTER_CREATIONS
- * @creation_ns: see %PSC_COUNTER_CREATION_NS
- * @entries: see %PSC_COUNTER_ENTRIES
- * @host_bytes: see %PSC_COUNTER_HOST_BYTES
- *
- * Counters of one object kind.
- */
-typedef struct {
-  guint64 hits;
-  guint64 misses;
-  guint64 creations;
-  guint64 creation_ns;
-  guint64 entries;
-  guint64 host_bytes;
-} PscKindStats;
-
-/**
- * PscAsyncStats:
- * @queued: compile jobs waiting for a worker now
- * @in_flight: compile jobs being compiled now
- * @completed: asynchronous compiles published as Ready
- * @failed: compiles that failed (the entry became Failed)
- * @stale_discards: worker results discarded because their request was
- *   superseded (hot reload, or a synchronous request created it first)
- * @waiters_served: completion callbacks called
- * @overflow_fallbacks: critical requests created synchronously because a
- *   queue was full
- * @overflow_skips: non-critical requests refused with %PSC_ERROR_QUEUE_FULL
- * @evictions: idle pipelines evicted
- * @retirements_pending: retired handles waiting for the GPU timeline
- * @retired: retired handles destroyed
- * @owner_wait_ns: nanoseconds the owner thread spent creating pipelines
- *   synchronously (requests with %PSC_MISS_POLICY_WAIT)
- * @fallbacks_returned: requests answered with a registered fallback
- * @stale_returned: requests answered with a previous generation's pipeline
- * @unpublished: compiles finished by workers and not yet published (the
- *   next [method@Psc.Cache.begin_frame] publishes them, within its time
- *   budget)
- *
- * Asynchronous-compilation counters, part of [struct@Psc.Stats]. In one
- * snapshot a job is counted in at most one of @queued, @in_flight and
- * @unpublished, so their sum never exceeds the job capacity.
- */
-typedef struct {
-  guint64 queued;
-  guint64 in_flight;
-  guint64 completed;
-  guint64 failed;
-  guint64 stale_discards;
-  guint64 waiters_served;
-  guint64 overflow_fallbacks;
-  guint64 overflow_skips;
-  guint64 evictions;
-  guint64 retirements_pending;
-  guint64 retired;
-  guint64 owner_wait_ns;
-  guint64 fallbacks_returned;
-  guint64 stale_returned;
-  guint64 unpublished;
-} PscAsyncStats;
-
-/**
- * PscStats:
- * @kinds: (array fixed-size=7): counters per [enum@Psc.ObjectKind], indexed by
- *   kind (%PSC_OBJECT_KIND_COUNT entries)
- * @capacity_failures: requests refused because a collision bucket (distinct
- *   keys sharing one full 64-bit hash) was full
- * @rejected: failed requests, indexed by [error@Psc.Error] code
- * @frame: the frame last given to [method@Psc.Cache.begin_frame]
- * @async: asynchronous-compilation counters
- *
- * A snapshot of a cache's counters. Counters are published with atomics: any
- * thread may read them without touching the owner thread's state.
- */
-typedef struct {
-  PscKindStats kinds[PSC_OBJECT_KIND_COUNT];
-  guint64 capacity_failures;
-  guint64 rejected[PSC_REJECT_REASON_COUNT];
-  guint64 frame;
-  PscAsyncStats async;
-} PscStats;
 
 /**
  * PSC_BORROW_FRAMES:
@@ -191,6 +57,8 @@ typedef struct {
  * [method@Psc.Cache.begin_frame]) after the frame of its last request, unless
  * it is pinned with [method@Psc.Cache.pin], in which case it stays valid until
  * unpinned and this window has passed again.
+ *
+ * Since: 0.1
  */
 #define PSC_BORROW_FRAMES 3
 
@@ -208,6 +76,8 @@ typedef struct {
  * What a request does when its pipeline is not Ready. With
  * %PSC_MISS_POLICY_SKIP and %PSC_MISS_POLICY_FALLBACK the owner thread never
  * calls the driver's pipeline creation.
+ *
+ * Since: 0.1
  */
 typedef enum {
   PSC_MISS_POLICY_WAIT,
@@ -222,6 +92,8 @@ typedef enum {
  *   pipeline synchronously instead of failing with %PSC_ERROR_QUEUE_FULL
  *
  * Flags for asynchronous requests.
+ *
+ * Since: 0.1
  */
 typedef enum { /*< flags >*/
   PSC_REQUEST_FLAGS_NONE = 0,
@@ -240,6 +112,8 @@ typedef enum { /*< flags >*/
  *   returned; the callback will be called once
  *
  * What an asynchronous request returned.
+ *
+ * Since: 0.1
  */
 typedef enum {
   PSC_REQUEST_RESULT_READY,
@@ -254,20 +128,30 @@ typedef enum {
  * @pipeline: the pipeline, or `VK_NULL_HANDLE` on failure
  * @result: `VK_SUCCESS`; the driver's `VkResult` if the compile failed; or
  *   `VK_INCOMPLETE` if the request was discarded (a hot reload replaced a
- *   shader it uses, or the cache was destroyed)
+ *   shader it uses, or the cache was closed)
  *
  * Completion callback of an asynchronous request. It is called exactly once,
- * on the owner thread, from [method@Psc.Cache.begin_frame] (or while the
- * cache is destroyed); nothing is allocated per callback. @context must stay
- * valid until then. The callback may make new requests; it must not destroy
- * the cache.
+ * on the owner thread, from [method@Psc.Cache.begin_frame] or
+ * [method@Psc.Cache.close] (which the last reference's release calls);
+ * nothing is allocated per callback. @context must stay valid until then.
+ * The callback may make new requests (during close they fail with
+ * %PSC_ERROR_CLOSED), may drop a reference to the cache (the call that
+ * runs it holds its own) and may call [method@Psc.Cache.close] (from
+ * [method@Psc.Cache.begin_frame], the close waits for the pump to finish);
+ * it must not call [method@Psc.Cache.begin_frame]. If the last reference is dropped on another thread
+ * (an error, see [class@Psc.Cache]), the callback is never called.
+ *
+ * Since: 0.1
  */
 typedef void (*PscPipelineReadyFn) (void *context, VkPipeline pipeline, VkResult result);
 
 /**
  * PscCacheOptions:
+ * @size: the size of the structure the caller passes: `sizeof
+ *   (PscCacheOptions)` as the caller's header declares it. Initialize the
+ *   structure with %PSC_CACHE_OPTIONS_INIT
  * @workers: compile worker threads; 0 means the number of online cores
- *   minus one, at least one
+ *   minus one, at least one (see [property@Psc.Cache:workers])
  * @job_capacity: bounded compile-job queue; 0 means 256
  * @waiter_capacity: bounded pool of completion waiters; 0 means 4096
  * @publish_budget_us: microseconds [method@Psc.Cache.begin_frame] may spend
@@ -276,169 +160,201 @@ typedef void (*PscPipelineReadyFn) (void *context, VkPipeline pipeline, VkResult
  *   the next frame; at least one is published per frame. 0 means 50;
  *   %G_MAXUINT means no limit
  *
- * Options for [ctor@Psc.Cache.new_full].
+ * Options for [ctor@Psc.Cache.new_full], a convenience for C: each member
+ * sets the construct property of the same name.
+ *
+ * The structure grows in later versions; @size says which version the
+ * caller was compiled with. Rules: a @size smaller than this first version
+ * of the structure is an error (%PSC_ERROR_INVALID_ARGUMENT naming `size`);
+ * members the caller's version lacks take their defaults; bytes beyond the
+ * members this library knows (a caller compiled against a newer header)
+ * must be zero, else the call fails with %PSC_ERROR_INVALID_ARGUMENT naming
+ * the offset of the first non-zero byte, so an application asking for
+ * something this library cannot do learns it.
+ *
+ * |[<!-- language="C" -->
+ * PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+ * options.workers = 2;
+ * cache = psc_cache_new_full (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
+ *                             &options, &error);
+ * ]|
+ *
+ * Since: 0.1
  */
 typedef struct {
+  gsize size;
   guint workers;
   guint job_capacity;
   guint waiter_capacity;
   guint publish_budget_us;
 } PscCacheOptions;
 
+/**
+ * PSC_CACHE_OPTIONS_INIT:
+ *
+ * Initializes a [struct@Psc.CacheOptions]: @size set for the header the
+ * code is compiled with, every option at its default.
+ *
+ * Since: 0.1
+ */
+#define PSC_CACHE_OPTIONS_INIT { sizeof (PscCacheOptions), 0, 0, 0, 0 }
+
 #define PSC_TYPE_CACHE (psc_cache_get_type ())
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 G_DECLARE_FINAL_TYPE (PscCache, psc_cache, PSC, CACHE, GObject)
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscCache *psc_cache_new (PscDevice *device, PscBackend backend,
                          PscCacheFlags flags, GError **error);
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscCache *psc_cache_new_full (PscDevice *device, PscBackend backend,
                               PscCacheFlags flags, const PscCacheOptions *options,
                               GError **error);
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscDevice *psc_cache_get_device (PscCache *self);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscBackend psc_cache_get_backend (PscCache *self);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscCacheFlags psc_cache_get_flags (PscCache *self);
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 void psc_cache_begin_frame (PscCache *self, guint64 frame,
                             guint64 completed_timeline_value);
+PSC_AVAILABLE_IN_0_1
+void psc_cache_close (PscCache *self, guint64 completed_timeline_value);
 
 /* Shaders */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkShaderModule psc_cache_register_shader (PscCache *self, const guint32 *code,
                                           gsize code_size, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint psc_cache_register_shader_bytes (PscCache *self, GBytes *spirv,
                                        GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_release_shader (PscCache *self, VkShaderModule module,
                                    GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_release_shader_id (PscCache *self, guint shader_id,
                                       GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint psc_cache_get_shader_id (PscCache *self, VkShaderModule module);
 
 /* Get-or-create */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkSampler psc_cache_get_sampler (PscCache *self,
                                  const VkSamplerCreateInfo *info,
                                  GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkDescriptorSetLayout psc_cache_get_descriptor_set_layout (PscCache *self,
                                                            const VkDescriptorSetLayoutCreateInfo *info,
                                                            GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipelineLayout psc_cache_get_pipeline_layout (PscCache *self,
                                                 const VkPipelineLayoutCreateInfo *info,
                                                 GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkRenderPass psc_cache_get_compat_render_pass (PscCache *self,
                                                const VkRenderPassCreateInfo *info,
                                                GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_is_compat_render_pass (PscCache *self, VkRenderPass pass);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_get_graphics_pipeline (PscCache *self,
                                             const VkGraphicsPipelineCreateInfo *info,
                                             GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_get_compute_pipeline (PscCache *self,
                                            const VkComputePipelineCreateInfo *info,
                                            GError **error);
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gsize psc_cache_get_graphics_key_size (PscCache *self,
                                        const VkGraphicsPipelineCreateInfo *info,
                                        GError **error);
 
 /* Prepared keys */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint32 psc_cache_prepare_graphics_pipeline (PscCache *self,
                                              const VkGraphicsPipelineCreateInfo *info,
                                              GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint32 psc_cache_prepare_compute_pipeline (PscCache *self,
                                             const VkComputePipelineCreateInfo *info,
                                             GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_get_prepared_pipeline (PscCache *self, guint32 key_id,
                                             GError **error);
 
 /* Asynchronous requests */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_request_graphics_pipeline (PscCache *self,
                                                 const VkGraphicsPipelineCreateInfo *info,
                                                 PscMissPolicy policy, PscRequestFlags flags,
                                                 PscPipelineReadyFn callback, void *context,
                                                 PscRequestResult *result, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_request_compute_pipeline (PscCache *self,
                                                const VkComputePipelineCreateInfo *info,
                                                PscMissPolicy policy, PscRequestFlags flags,
                                                PscPipelineReadyFn callback, void *context,
                                                PscRequestResult *result, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_request_prepared_pipeline (PscCache *self, guint32 key_id,
                                                 PscMissPolicy policy, PscRequestFlags flags,
                                                 PscPipelineReadyFn callback, void *context,
                                                 PscRequestResult *result, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 void psc_cache_get_graphics_pipeline_async (PscCache *self,
                                             const VkGraphicsPipelineCreateInfo *info,
                                             GCancellable *cancellable,
                                             GAsyncReadyCallback callback,
                                             gpointer user_data);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_get_graphics_pipeline_finish (PscCache *self, GAsyncResult *result,
                                                    GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 void psc_cache_get_compute_pipeline_async (PscCache *self,
                                            const VkComputePipelineCreateInfo *info,
                                            GCancellable *cancellable,
                                            GAsyncReadyCallback callback,
                                            gpointer user_data);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkPipeline psc_cache_get_compute_pipeline_finish (PscCache *self, GAsyncResult *result,
                                                   GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_set_fallback (PscCache *self, VkPipeline fallback, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 void psc_cache_clear_failures (PscCache *self);
 
 /* Hot reload, eviction */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 VkShaderModule psc_cache_replace_shader (PscCache *self, VkShaderModule module,
                                          const guint32 *code, gsize code_size,
                                          VkDescriptorPool old_pool, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_replace_shader_bytes (PscCache *self, guint shader_id, GBytes *spirv,
                                          GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint psc_cache_evict (PscCache *self, guint idle_frames);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 void psc_cache_set_eviction_idle_frames (PscCache *self, guint idle_frames);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint psc_cache_get_eviction_idle_frames (PscCache *self);
 
 /* Borrowed-handle lifetime */
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_pin (PscCache *self, VkObjectType type, guint64 handle,
                         GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_cache_unpin (PscCache *self, VkObjectType type, guint64 handle,
                           GError **error);
 
 /* Counters */
-PSC_AVAILABLE_IN_ALL
-void psc_cache_get_stats (PscCache *self, PscStats *stats);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
+PscStats *psc_cache_get_stats (PscCache *self);
+PSC_AVAILABLE_IN_0_1
 guint64 psc_cache_get_counter (PscCache *self, PscObjectKind kind,
                                PscCounter counter);
 

@@ -24,7 +24,10 @@ G_BEGIN_DECLS
  * @PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING: do not enable dynamic rendering on
  *   a headless device, so caches on it use the legacy render-pass backend.
  *
- * Flags for [ctor@Psc.Device.new_headless].
+ * Flags for [ctor@Psc.Device.new_headless] and [property@Psc.Device:flags]
+ * (headless devices only).
+ *
+ * Since: 0.1
  */
 typedef enum { /*< flags >*/
   PSC_DEVICE_FLAGS_NONE = 0,
@@ -34,6 +37,9 @@ typedef enum { /*< flags >*/
 
 /**
  * PscDeviceInfo:
+ * @size: the size of the structure the caller passes: `sizeof
+ *   (PscDeviceInfo)` as the caller's header declares it. Initialize the
+ *   structure with %PSC_DEVICE_INFO_INIT
  * @instance: the application's instance
  * @physical_device: the physical device @device was created from
  * @device: the application's device
@@ -57,8 +63,30 @@ typedef enum { /*< flags >*/
  *
  * Describes Vulkan objects the application created, for
  * [ctor@Psc.Device.new_for_vulkan]. The structure is copied.
+ *
+ * The structure grows in later versions; @size says which version the
+ * caller was compiled with. Rules (as for [struct@Psc.CacheOptions]): a
+ * @size smaller than this first version of the structure is an error
+ * (%PSC_ERROR_INVALID_ARGUMENT naming `size`); members the caller's version
+ * lacks take their defaults; bytes beyond the members this library knows
+ * must be zero, else %PSC_ERROR_INVALID_ARGUMENT names the offset of the
+ * first non-zero byte.
+ *
+ * |[<!-- language="C" -->
+ * PscDeviceInfo info = PSC_DEVICE_INFO_INIT;
+ * info.instance = instance;
+ * info.physical_device = gpu;
+ * info.device = device;
+ * info.get_instance_proc_addr = vkGetInstanceProcAddr;
+ * info.api_version = VK_API_VERSION_1_3;
+ * info.enabled_features = &features2;
+ * pdev = psc_device_new_for_vulkan (&info, &error);
+ * ]|
+ *
+ * Since: 0.1
  */
 typedef struct {
+  gsize size;
   VkInstance instance;
   VkPhysicalDevice physical_device;
   VkDevice device;
@@ -71,28 +99,38 @@ typedef struct {
   VkQueue queue;
 } PscDeviceInfo;
 
+/**
+ * PSC_DEVICE_INFO_INIT:
+ *
+ * Initializes a [struct@Psc.DeviceInfo]: @size set for the header the code
+ * is compiled with, every other member zero.
+ *
+ * Since: 0.1
+ */
+#define PSC_DEVICE_INFO_INIT { sizeof (PscDeviceInfo), 0 }
+
 #define PSC_TYPE_DEVICE (psc_device_get_type ())
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 G_DECLARE_FINAL_TYPE (PscDevice, psc_device, PSC, DEVICE, GObject)
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscDevice *psc_device_new_headless (PscDeviceFlags flags, GError **error);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 PscDevice *psc_device_new_for_vulkan (const PscDeviceInfo *info, GError **error);
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 const char *psc_device_get_name (PscDevice *self);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint32 psc_device_get_driver_version (PscDevice *self);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint32 psc_device_get_api_version (PscDevice *self);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_device_get_dynamic_rendering (PscDevice *self);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 gboolean psc_device_get_headless (PscDevice *self);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 guint psc_device_get_validation_error_count (PscDevice *self);
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 const PscDeviceInfo *psc_device_get_info (PscDevice *self);
 
 G_END_DECLS

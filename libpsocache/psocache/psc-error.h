@@ -18,6 +18,8 @@ G_BEGIN_DECLS
  *
  * Error domain for libpsocache. Errors in this domain are from the
  * [error@Psc.Error] enumeration.
+ *
+ * Since: 0.1
  */
 #define PSC_ERROR (psc_error_quark ())
 
@@ -43,14 +45,17 @@ G_BEGIN_DECLS
  *   nothing was queued, and no callback will come. Request it again later,
  *   or mark it %PSC_REQUEST_FLAGS_CRITICAL to create it synchronously.
  * @PSC_ERROR_CLOSED: the cache is closing or closed (see
- *   [method@Psc.Cache.close]): the call started nothing. Requests still
- *   pending when a cache closes complete with this error too. Since: 0.1
+ *   [method@Psc.Cache.close]), or it was never opened (its initialization
+ *   failed or never ran, see [class@Psc.Cache]): the call started nothing.
+ *   Requests still pending when a cache closes complete with this error too.
  * @PSC_ERROR_DISCARDED: a pending request was discarded before its
  *   pipeline was ready: a hot reload replaced a shader it uses. Request the
- *   pipeline again (it is compiled from the new shader). Since: 0.1
+ *   pipeline again (it is compiled from the new shader).
  *
  * Error codes in the %PSC_ERROR domain. Every failed request leaves the cache
- * valid and unchanged except for its counters.
+ * valid and unchanged except for its counters. Later versions may add codes.
+ *
+ * Since: 0.1
  */
 typedef enum {
   PSC_ERROR_FAILED,
@@ -66,7 +71,7 @@ typedef enum {
   PSC_ERROR_DISCARDED,
 } PscError;
 
-PSC_AVAILABLE_IN_ALL
+PSC_AVAILABLE_IN_0_1
 GQuark psc_error_quark (void);
 
 G_END_DECLS

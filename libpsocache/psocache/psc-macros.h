@@ -248,13 +248,3 @@
 # define PSC_AVAILABLE_ENUMERATOR_IN_0_1
 #endif
 
-/**
- * PSC_AVAILABLE_IN_ALL:
- *
- * Marks a symbol as part of the public ABI since the first release.
- * Deprecated: 0.1: An alias of `PSC_AVAILABLE_IN_0_1` kept while the
- *   headers move to it; it will be removed.
- *
- * Since: 0.1
- */
-#define PSC_AVAILABLE_IN_ALL PSC_AVAILABLE_IN_0_1

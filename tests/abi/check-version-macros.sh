@@ -130,13 +130,17 @@ PSC_UNAVAILABLE (9, 9) void psc_test_future (void);
 void f (void) { psc_test_future (); }
 EOF
 
-case_ "PSC_AVAILABLE_IN_0_1 and the PSC_AVAILABLE_IN_ALL alias declare exports" ok "" <<'EOF'
+case_ "PSC_AVAILABLE_IN_0_1 declares exports" ok "" <<'EOF'
 #include <psocache/psocache.h>
 PSC_AVAILABLE_IN_0_1 void psc_test_new (void);
-PSC_AVAILABLE_IN_ALL void psc_test_all (void);
 typedef int PscTestNew PSC_AVAILABLE_TYPE_IN_0_1;
 typedef enum { PSC_TEST_VALUE PSC_AVAILABLE_ENUMERATOR_IN_0_1 } PscTestEnum;
-void f (void) { PscTestNew x = PSC_TEST_VALUE; psc_test_new (); psc_test_all (); (void) x; }
+void f (void) { PscTestNew x = PSC_TEST_VALUE; psc_test_new (); (void) x; }
+EOF
+
+case_ "no unversioned PSC_AVAILABLE_IN_ALL: every symbol names its version" "fail:PSC_AVAILABLE_IN_ALL" "" <<'EOF'
+#include <psocache/psocache.h>
+PSC_AVAILABLE_IN_ALL void psc_test_all (void);
 EOF
 
 case_ "a sub-header is refused outside the umbrella" "fail:Only <psocache/psocache.h> can be included directly." "" <<'EOF'

@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "harness.h"
+#include "psc-test-hooks.h"
 
 #include <string.h>
 
@@ -31,26 +32,46 @@ typedef struct {
   guint64 frame;
 } Fixture;
 
+/* The test's own switches, handed to the core as test hooks: the library
+ * reads no environment variable. PSC_TEST_PLANT_RACE=1 (set by
+ * tsan-control.sh) plants the worker hand-off race; fail_compiles makes the
+ * first compiles fail as the driver would. */
 static PscCache *
-make_cache (PscTestHarness *h, guint workers, guint jobs, guint waiters)
+make_cache_failing (PscTestHarness *h, guint workers, guint jobs, guint waiters,
+                    guint32 fail_compiles)
 {
   g_autoptr(GError) error = NULL;
-  PscCacheOptions options = { workers, jobs, waiters };
-  PscCache *cache = psc_cache_new_full (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
-                                        &options, &error);
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  options.workers = workers;
+  options.job_capacity = jobs;
+  options.waiter_capacity = waiters;
+  PscCoreTestHooks hooks = {
+    .fail_compiles = fail_compiles,
+    .fail_result = VK_ERROR_OUT_OF_DEVICE_MEMORY,
+    .plant_race = g_strcmp0 (g_getenv ("PSC_TEST_PLANT_RACE"), "1") == 0,
+  };
+  PscCache *cache = psc_cache_new_with_hooks (h->psc_device, PSC_BACKEND_AUTO,
+                                              PSC_CACHE_FLAGS_NONE, &options, &hooks, &error);
   g_assert_no_error (error);
   g_ptr_array_add (h->caches, cache);
   return cache;
 }
 
 static void
-fixture_init (Fixture *f, guint workers, guint jobs, guint waiters)
+fixture_init_failing (Fixture *f, guint workers, guint jobs, guint waiters,
+                      guint32 fail_compiles)
 {
   f->h = psc_test_harness_new (TRUE);
-  f->cache = make_cache (f->h, workers, jobs, waiters);
+  f->cache = make_cache_failing (f->h, workers, jobs, waiters, fail_compiles);
   psc_test_objects_init (&f->o, f->cache);
   f->frame = 1;
   psc_cache_begin_frame (f->cache, f->frame, 0);
+}
+
+static void
+fixture_init (Fixture *f, guint workers, guint jobs, guint waiters)
+{
+  fixture_init_failing (f, workers, jobs, waiters, 0);
 }
 
 /* Next frame; the GPU is idle in these tests (every submission is waited
@@ -62,12 +83,41 @@ next_frame (Fixture *f)
   psc_cache_begin_frame (f->cache, f->frame, f->frame - 1);
 }
 
-static PscStats
+static PscStats *
 stats (PscCache *cache)
 {
-  PscStats s;
-  psc_cache_get_stats (cache, &s);
-  return s;
+  return psc_cache_get_stats (cache);
+}
+
+/* A new snapshot in *s (the old one dropped). */
+static void
+restat (PscStats **s, PscCache *cache)
+{
+  g_clear_pointer (s, psc_stats_unref);
+  *s = psc_cache_get_stats (cache);
+}
+
+static guint64
+async_count (PscCache *cache, PscAsyncCounter counter)
+{
+  g_autoptr(PscStats) s = psc_cache_get_stats (cache);
+  return psc_stats_get_async (s, counter);
+}
+
+static guint64
+kind_count (PscCache *cache, PscObjectKind kind, PscCounter counter)
+{
+  return psc_cache_get_counter (cache, kind, counter);
+}
+
+/* No job queued, compiling or waiting to be published. */
+static gboolean
+async_idle (PscCache *cache)
+{
+  g_autoptr(PscStats) s = psc_cache_get_stats (cache);
+  return psc_stats_get_async (s, PSC_ASYNC_COUNTER_QUEUED) == 0 &&
+         psc_stats_get_async (s, PSC_ASYNC_COUNTER_IN_FLIGHT) == 0 &&
+         psc_stats_get_async (s, PSC_ASYNC_COUNTER_UNPUBLISHED) == 0;
 }
 
 /* Pumps frames until no job is queued or running and every completion was
@@ -78,8 +128,7 @@ pump_idle (Fixture *f)
   for (int i = 0; i < 20000; i++)
     {
       next_frame (f);
-      PscStats s = stats (f->cache);
-      if (s.async.queued == 0 && s.async.in_flight == 0 && s.async.unpublished == 0)
+      if (async_idle (f->cache))
         {
           /* Waiters of the last publication run in this pump already; one
            * more frame changes nothing but is cheap. */
@@ -143,14 +192,14 @@ test_duplicates (void)
       g_assert_true (p == VK_NULL_HANDLE);
       g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_PENDING);
     }
-  PscStats s = stats (f.cache);
+  g_autoptr(PscStats) s = stats (f.cache);
   /* Five misses (none found a Ready pipeline)... */
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].misses, ==, 5);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].hits, ==, 0);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries, ==, 1);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_MISSES), ==, 5);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_HITS), ==, 0);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_ENTRIES), ==, 1);
   /* ...but exactly one job: queued, running or done. */
-  g_assert_cmpuint (s.async.queued + s.async.in_flight + s.async.completed, <=, 1);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, 0);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_QUEUED) + psc_stats_get_async (s, PSC_ASYNC_COUNTER_IN_FLIGHT) + psc_stats_get_async (s, PSC_ASYNC_COUNTER_COMPLETED), <=, 1);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS), ==, 0);
 
   pump_idle (&f);
   VkPipeline first = w[0].pipeline;
@@ -161,10 +210,10 @@ test_duplicates (void)
       g_assert_true (w[i].pipeline == first);
       g_assert_cmpint (w[i].result, ==, VK_SUCCESS);
     }
-  s = stats (f.cache);
-  g_assert_cmpuint (s.async.completed, ==, 1);
-  g_assert_cmpuint (s.async.waiters_served, ==, 5);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, 1);
+  restat (&s, f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_COMPLETED), ==, 1);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_WAITERS_SERVED), ==, 5);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS), ==, 1);
 
   /* Now Ready: returned directly, no callback. */
   Waiter late = { 0 };
@@ -184,9 +233,7 @@ static void
 test_failure (void)
 {
   Fixture f;
-  g_setenv ("PSOCACHE_TEST_FAIL_COMPILES", "1", TRUE);
-  fixture_init (&f, 1, 0, 0);
-  g_unsetenv ("PSOCACHE_TEST_FAIL_COMPILES");
+  fixture_init_failing (&f, 1, 0, 0, 1);
   VkComputePipelineCreateInfo ci;
   VkSpecializationInfo spec;
   VkSpecializationMapEntry entry;
@@ -204,8 +251,8 @@ test_failure (void)
       g_assert_true (w[i].pipeline == VK_NULL_HANDLE);
       g_assert_cmpint (w[i].result, ==, VK_ERROR_OUT_OF_DEVICE_MEMORY);
     }
-  PscStats s = stats (f.cache);
-  g_assert_cmpuint (s.async.failed, ==, 1);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_FAILED), ==, 1);
 
   /* Failed: later requests fail at once with the VkResult, no new job. */
   g_autoptr(GError) error = NULL;
@@ -220,7 +267,7 @@ test_failure (void)
   g_clear_error (&error);
   next_frame (&f);
   g_assert_cmpint (again.calls, ==, 0);
-  g_assert_cmpuint (stats (f.cache).async.failed, ==, 1);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_FAILED), ==, 1);
 
   /* The documented retry: clear failures, then it compiles. */
   psc_cache_clear_failures (f.cache);
@@ -251,16 +298,16 @@ test_wait_on_compiling (void)
   g_assert_no_error (error);
   g_assert_true (p != VK_NULL_HANDLE);
   g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_READY);
-  g_assert_cmpuint (stats (f.cache).async.owner_wait_ns, >, 0);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_OWNER_WAIT_NS), >, 0);
   /* The waiter gets that pipeline at the next pump... */
   next_frame (&f);
   g_assert_cmpint (w.calls, ==, 1);
   g_assert_true (w.pipeline == p);
   /* ...and the worker's result is discarded, never published. */
   pump_idle (&f);
-  PscStats s = stats (f.cache);
-  g_assert_cmpuint (s.async.stale_discards, ==, 1);
-  g_assert_cmpuint (s.async.completed, ==, 0);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_STALE_DISCARDS), ==, 1);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_COMPLETED), ==, 0);
   g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, NULL) == p);
   g_assert_cmpint (w.calls, ==, 1);
   fixture_finish (&f);
@@ -333,8 +380,8 @@ test_hot_reload (void)
   g_assert_true (doomed.pipeline == VK_NULL_HANDLE);
   g_assert_cmpint (doomed.result, ==, VK_INCOMPLETE);
   pump_idle (&f);
-  g_assert_cmpuint (stats (f.cache).async.stale_discards, ==, 1);
-  g_assert_cmpuint (stats (f.cache).async.completed, ==, 0);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_STALE_DISCARDS), ==, 1);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_COMPLETED), ==, 0);
 
   /* 2. A Ready generation-1 pipeline, then reload again: until generation 2
    *    is Ready a request gets generation 1, flagged stale, and it stays
@@ -367,15 +414,15 @@ test_hot_reload (void)
   /* p1 was retired when p2 was published, but not destroyed: the GPU has not
    * passed its frame. The validation layer would report its destruction
    * while the submission is pending. */
-  PscStats s = stats (f.cache);
-  g_assert_cmpuint (s.async.retirements_pending, >=, 1);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING), >=, 1);
   finish_submission (f.h, &sub);
   /* Now the GPU passed it (and the borrowed window). */
   f.frame += PSC_BORROW_FRAMES + 1;
   psc_cache_begin_frame (f.cache, f.frame, f.frame - 1);
-  s = stats (f.cache);
-  g_assert_cmpuint (s.async.retirements_pending, ==, 0);
-  g_assert_cmpuint (s.async.retired, >=, 1);
+  restat (&s, f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING), ==, 0);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIRED), >=, 1);
   /* The replaced module's handle resolved until the next pump; the new one
    * names generation 2. */
   ci.stage.module = cs2;
@@ -434,9 +481,9 @@ test_double_reload (void)
   g_assert_cmpint (w1.result, ==, VK_INCOMPLETE);
   g_assert_true (w2.pipeline != VK_NULL_HANDLE && w2.pipeline != p0);
   /* Generation 0 was retired when generation 2 was published. */
-  PscStats s = stats (f.cache);
-  g_assert_cmpuint (s.async.retirements_pending + s.async.retired, >=, 1);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries, ==, 1);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING) + psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIRED), >=, 1);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_ENTRIES), ==, 1);
   fixture_finish (&f);
 }
 
@@ -511,29 +558,29 @@ test_eviction (void)
       psc_cache_begin_frame (f.cache, f.frame, last_use - 1);
     }
   g_assert_cmpuint (psc_cache_evict (f.cache, 0), ==, 1);
-  PscStats s = stats (f.cache);
-  g_assert_cmpuint (s.async.evictions, ==, 1);
-  g_assert_cmpuint (s.async.retirements_pending, ==, 1);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_EVICTIONS), ==, 1);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING), ==, 1);
   /* Evicted: a new request creates a new pipeline... */
-  guint64 before = s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations;
+  guint64 before = psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS);
   value = 5.5f;
   VkPipeline again = psc_cache_get_compute_pipeline (f.cache, &ci, NULL);
   g_assert_true (again != VK_NULL_HANDLE);
-  g_assert_cmpuint (stats (f.cache).kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, before + 1);
+  g_assert_cmpuint (kind_count (f.cache, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS), ==, before + 1);
   /* ...while the old handle lives on until the timeline passes its
    * retirement value: frames go by, the GPU reports nothing new. */
   for (int i = 0; i < 5; i++)
     {
       f.frame++;
       psc_cache_begin_frame (f.cache, f.frame, last_use - 1);
-      g_assert_cmpuint (stats (f.cache).async.retirements_pending, ==, 1);
+      g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING), ==, 1);
     }
   finish_submission (f.h, &sub);
   f.frame++;
   psc_cache_begin_frame (f.cache, f.frame, f.frame - 1);
-  s = stats (f.cache);
-  g_assert_cmpuint (s.async.retirements_pending, ==, 0);
-  g_assert_cmpuint (s.async.retired, ==, 1);
+  restat (&s, f.cache);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIREMENTS_PENDING), ==, 0);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIRED), ==, 1);
   /* The pinned one survived all of it. */
   value = 6.5f;
   g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, NULL) == pinned);
@@ -557,10 +604,10 @@ test_auto_eviction (void)
   g_assert_cmpuint (psc_cache_get_eviction_idle_frames (f.cache), ==, 5);
   for (int i = 0; i < 5; i++)
     next_frame (&f);
-  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 0);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_EVICTIONS), ==, 0);
   for (int i = 0; i < 3; i++)
     next_frame (&f);
-  g_assert_cmpuint (stats (f.cache).async.evictions, ==, 1);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_EVICTIONS), ==, 1);
   fixture_finish (&f);
 }
 
@@ -582,16 +629,16 @@ keep_alive_then_evict (Fixture *f, RequestFn request, gconstpointer what, VkPipe
       g_assert_true (request (f, what, NULL) == p);
     }
   g_assert_cmpuint (psc_cache_evict (f->cache, 0), ==, 0);
-  g_assert_cmpuint (stats (f->cache).async.evictions, ==, 0);
+  g_assert_cmpuint (async_count (f->cache, PSC_ASYNC_COUNTER_EVICTIONS), ==, 0);
   for (int i = 0; i < 5 + PSC_BORROW_FRAMES + 3; i++)
     next_frame (f);
-  g_assert_cmpuint (stats (f->cache).async.evictions, ==, 1);
-  guint64 before = stats (f->cache).kinds[kind].creations;
+  g_assert_cmpuint (async_count (f->cache, PSC_ASYNC_COUNTER_EVICTIONS), ==, 1);
+  guint64 before = kind_count (f->cache, kind, PSC_COUNTER_CREATIONS);
   g_autoptr(GError) error = NULL;
   VkPipeline again = request (f, what, &error);
   g_assert_no_error (error);
   g_assert_true (again != VK_NULL_HANDLE);
-  g_assert_cmpuint (stats (f->cache).kinds[kind].creations, ==, before + 1);
+  g_assert_cmpuint (kind_count (f->cache, kind, PSC_COUNTER_CREATIONS), ==, before + 1);
   return again;
 }
 
@@ -720,15 +767,15 @@ test_overflow (void)
    * full now, whatever the worker did meanwhile. A non-critical request is
    * skipped and counted; the cache is unchanged. */
   value = 12.0f;
-  PscStats before = stats (f.cache);
+  g_autoptr(PscStats) before = stats (f.cache);
   g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
                                                      waiter_cb, &w[2], NULL, &error) == VK_NULL_HANDLE);
   g_assert_error (error, PSC_ERROR, PSC_ERROR_QUEUE_FULL);
   g_clear_error (&error);
-  PscStats after = stats (f.cache);
-  g_assert_cmpuint (after.async.overflow_skips, ==, 1);
-  g_assert_cmpuint (after.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries, ==,
-                    before.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].entries);
+  g_autoptr(PscStats) after = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_async (after, PSC_ASYNC_COUNTER_OVERFLOW_SKIPS), ==, 1);
+  g_assert_cmpuint (psc_stats_get_counter (after, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_ENTRIES), ==,
+                    psc_stats_get_counter (before, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_ENTRIES));
   /* A critical one is created synchronously. */
   PscRequestResult result = PSC_REQUEST_RESULT_PENDING;
   VkPipeline p = psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP,
@@ -737,7 +784,7 @@ test_overflow (void)
   g_assert_no_error (error);
   g_assert_true (p != VK_NULL_HANDLE);
   g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_READY);
-  g_assert_cmpuint (stats (f.cache).async.overflow_fallbacks, ==, 1);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_OVERFLOW_FALLBACKS), ==, 1);
 
   /* The waiter pool (2 nodes) is full too: another waiter on a compiling key
    * is refused the same way. */
@@ -787,7 +834,7 @@ test_fallback (void)
   pump_until_called (&f, &w, 1);
   g_assert_true (w.pipeline != VK_NULL_HANDLE && w.pipeline != fallback);
   g_assert_cmpint (w2.calls, ==, 1);
-  g_assert_cmpuint (stats (f.cache).async.fallbacks_returned, ==, 1);
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_FALLBACKS_RETURNED), ==, 1);
 
   /* Only a Ready pipeline of this cache can be a fallback. */
   g_assert_false (psc_cache_set_fallback (f.cache, (VkPipeline) (guintptr) 0x1234, &error));
@@ -970,7 +1017,7 @@ test_bad_arguments (void)
   gsize size;
   const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_CS_PALETTE, &size);
   g_autoptr(GError) error = NULL;
-  PscStats before = stats (f.cache);
+  g_autoptr(PscStats) before = stats (f.cache);
 
   EXPECT_CRITICAL ("*PSC_IS_CACHE*");
   g_assert_true (psc_cache_request_compute_pipeline (NULL, &ci, PSC_MISS_POLICY_SKIP, 0, NULL,
@@ -1034,13 +1081,540 @@ test_bad_arguments (void)
   g_assert_error (call.error, PSC_ERROR, PSC_ERROR_WRONG_THREAD);
   g_clear_error (&call.error);
 
-  PscStats after = stats (f.cache);
-  g_assert_cmpuint (after.rejected[PSC_ERROR_INVALID_ARGUMENT], >,
-                    before.rejected[PSC_ERROR_INVALID_ARGUMENT]);
-  g_assert_cmpuint (after.rejected[PSC_ERROR_FOREIGN_HANDLE], >,
-                    before.rejected[PSC_ERROR_FOREIGN_HANDLE]);
-  g_assert_cmpuint (after.rejected[PSC_ERROR_WRONG_THREAD], ==,
-                    before.rejected[PSC_ERROR_WRONG_THREAD] + 1);
+  g_autoptr(PscStats) after = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_rejected (after, PSC_ERROR_INVALID_ARGUMENT), >,
+                    psc_stats_get_rejected (before, PSC_ERROR_INVALID_ARGUMENT));
+  g_assert_cmpuint (psc_stats_get_rejected (after, PSC_ERROR_FOREIGN_HANDLE), >,
+                    psc_stats_get_rejected (before, PSC_ERROR_FOREIGN_HANDLE));
+  g_assert_cmpuint (psc_stats_get_rejected (after, PSC_ERROR_WRONG_THREAD), ==,
+                    psc_stats_get_rejected (before, PSC_ERROR_WRONG_THREAD) + 1);
+  fixture_finish (&f);
+}
+
+/* ------------------------------------------------------------------------
+ * psc_cache_close, shutdown errors, GTask results
+ */
+
+/* Waiters that also record the thread they ran on. */
+typedef struct {
+  gint calls;
+  VkResult result;
+  GThread *thread;
+} ThreadWaiter;
+
+static void
+thread_waiter_cb (void *context, VkPipeline pipeline, VkResult result)
+{
+  ThreadWaiter *w = context;
+  w->calls++;
+  w->result = result;
+  w->thread = g_thread_self ();
+}
+
+/* Queues n compute requests that cannot be Ready before the next pump. */
+static void
+request_pending (Fixture *f, VkComputePipelineCreateInfo *ci, float *value, float base,
+                 ThreadWaiter *w, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      PscRequestResult result = PSC_REQUEST_RESULT_READY;
+
+      *value = base + (float) i;
+      g_assert_true (psc_cache_request_compute_pipeline (f->cache, ci, PSC_MISS_POLICY_SKIP, 0,
+                                                         thread_waiter_cb, &w[i], &result,
+                                                         &error) == VK_NULL_HANDLE);
+      g_assert_no_error (error);
+      g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_PENDING);
+    }
+}
+
+/* The cache leaves the harness's list: the test drops it itself. */
+static PscCache *
+take_cache (Fixture *f)
+{
+  g_assert_true (g_ptr_array_remove (f->h->caches, f->cache));
+  return g_steal_pointer (&f->cache);
+}
+
+static void
+test_close_then_dispose (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  ThreadWaiter w[4] = { 0 };
+  compute_info (&f, &ci, &spec, &entry, &value, 100.0f);
+  request_pending (&f, &ci, &value, 100.0f, w, G_N_ELEMENTS (w));
+
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (f.cache, f.frame);
+  /* Every waiter, once, on this (the owner) thread, with VK_INCOMPLETE. */
+  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
+    {
+      g_assert_cmpint (w[i].calls, ==, 1);
+      g_assert_cmpint (w[i].result, ==, VK_INCOMPLETE);
+      g_assert_true (w[i].thread == g_thread_self ());
+    }
+  /* Counters stay readable; nothing is queued or compiling. */
+  g_assert_true (async_idle (f.cache));
+  g_assert_cmpuint (async_count (f.cache, PSC_ASYNC_COUNTER_WAITERS_SERVED), ==, G_N_ELEMENTS (w));
+  /* The objects are gone already: dropping the cache changes nothing, and
+   * the validation layer (which checks leaks at vkDestroyDevice) is
+   * satisfied. */
+  g_object_unref (take_cache (&f));
+  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
+    g_assert_cmpint (w[i].calls, ==, 1);
+  fixture_finish (&f);
+}
+
+static void
+test_close_twice (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  ThreadWaiter w[2] = { 0 };
+  compute_info (&f, &ci, &spec, &entry, &value, 110.0f);
+  request_pending (&f, &ci, &value, 110.0f, w, G_N_ELEMENTS (w));
+
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (f.cache, f.frame);
+  g_autoptr(PscStats) after_first = stats (f.cache);
+  psc_cache_close (f.cache, f.frame + 10);
+  psc_cache_close (f.cache, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
+    g_assert_cmpint (w[i].calls, ==, 1);
+  /* Idempotent: the second and third changed no counter. */
+  g_autoptr(PscStats) after_third = stats (f.cache);
+  g_autoptr(GVariant) a = psc_stats_to_variant (after_first);
+  g_autoptr(GVariant) b = psc_stats_to_variant (after_third);
+  g_assert_true (g_variant_equal (a, b));
+  fixture_finish (&f);
+}
+
+#define ASSERT_CLOSED(expr, null_value) \
+  G_STMT_START { \
+    g_assert_true ((expr) == (null_value)); \
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_CLOSED); \
+    g_clear_error (&error); \
+    n++; \
+  } G_STMT_END
+
+/* After close, every request (every kind, every path) fails with CLOSED and
+ * starts nothing; the methods without a GError do nothing. */
+static void
+test_requests_after_close (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  gsize size;
+  const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_CS_PALETTE, &size);
+  g_autoptr(GBytes) bytes = g_bytes_new (code, size);
+  g_autoptr(GError) error = NULL;
+  PscTestGraphicsInfo g;
+  guint n = 0;
+  compute_info (&f, &ci, &spec, &entry, &value, 120.0f);
+  psc_test_graphics_info_init (&g, &f.o, f.cache);
+
+  /* Things to name after close: a Ready pipeline, a prepared key, an id. */
+  VkPipeline ready = psc_cache_get_compute_pipeline (f.cache, &ci, &error);
+  g_assert_no_error (error);
+  VkPipeline graphics = psc_cache_get_graphics_pipeline (f.cache, &g.ci, &error);
+  g_assert_no_error (error);
+  guint32 key = psc_cache_prepare_compute_pipeline (f.cache, &ci, &error);
+  g_assert_no_error (error);
+  guint cs_id = psc_cache_get_shader_id (f.cache, f.o.cs);
+  g_assert_cmpuint (cs_id, !=, 0);
+  VkSamplerCreateInfo sampler = { .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .maxLod = 1.0f };
+  VkPipelineLayoutCreateInfo layout = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
+  VkDescriptorSetLayoutCreateInfo set_layout = {
+    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+  };
+
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (f.cache, f.frame);
+  g_autoptr(PscStats) closed = stats (f.cache);
+
+  value = 121.0f;   /* a key the cache never saw */
+  ASSERT_CLOSED (psc_cache_register_shader (f.cache, code, size, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_register_shader_bytes (f.cache, bytes, &error), 0);
+  ASSERT_CLOSED (psc_cache_release_shader (f.cache, f.o.cs, &error), FALSE);
+  ASSERT_CLOSED (psc_cache_release_shader_id (f.cache, cs_id, &error), FALSE);
+  ASSERT_CLOSED (psc_cache_replace_shader (f.cache, f.o.cs, code, size, VK_NULL_HANDLE, &error),
+                 VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_replace_shader_bytes (f.cache, cs_id, bytes, &error), FALSE);
+  ASSERT_CLOSED (psc_cache_get_sampler (f.cache, &sampler, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_descriptor_set_layout (f.cache, &set_layout, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_pipeline_layout (f.cache, &layout, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_compat_render_pass (f.cache, &f.o.pass_info, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_graphics_pipeline (f.cache, &g.ci, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_compute_pipeline (f.cache, &ci, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_get_graphics_key_size (f.cache, &g.ci, &error), 0);
+  ASSERT_CLOSED (psc_cache_prepare_graphics_pipeline (f.cache, &g.ci, &error), 0);
+  ASSERT_CLOSED (psc_cache_prepare_compute_pipeline (f.cache, &ci, &error), 0);
+  ASSERT_CLOSED (psc_cache_get_prepared_pipeline (f.cache, key, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_request_graphics_pipeline (f.cache, &g.ci, PSC_MISS_POLICY_SKIP, 0,
+                                                      waiter_cb, NULL, NULL, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_WAIT,
+                                                     PSC_REQUEST_FLAGS_CRITICAL, waiter_cb, NULL,
+                                                     NULL, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_request_prepared_pipeline (f.cache, key, PSC_MISS_POLICY_FALLBACK, 0,
+                                                      waiter_cb, NULL, NULL, &error), VK_NULL_HANDLE);
+  ASSERT_CLOSED (psc_cache_set_fallback (f.cache, graphics, &error), FALSE);
+  ASSERT_CLOSED (psc_cache_pin (f.cache, VK_OBJECT_TYPE_PIPELINE, (guint64) (guintptr) ready,
+                                &error), FALSE);
+  ASSERT_CLOSED (psc_cache_unpin (f.cache, VK_OBJECT_TYPE_PIPELINE, (guint64) (guintptr) ready,
+                                  &error), FALSE);
+  {
+    TaskResult r = { 0 };
+    psc_cache_get_compute_pipeline_async (f.cache, &ci, NULL, task_done_cb, &r);
+    while (r.calls == 0)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_true (r.pipeline == VK_NULL_HANDLE);
+    g_assert_error (r.error, PSC_ERROR, PSC_ERROR_CLOSED);
+    g_clear_error (&r.error);
+  }
+
+  /* Without a GError: nothing happens. */
+  psc_cache_begin_frame (f.cache, f.frame + 5, f.frame + 4);
+  g_assert_cmpuint (psc_cache_evict (f.cache, 0), ==, 0);
+  psc_cache_clear_failures (f.cache);
+  psc_cache_set_eviction_idle_frames (f.cache, 7);
+  g_assert_cmpuint (psc_cache_get_eviction_idle_frames (f.cache), ==, 0);
+  g_assert_cmpuint (psc_cache_get_shader_id (f.cache, f.o.cs), ==, 0);
+  g_assert_false (psc_cache_is_compat_render_pass (f.cache, f.o.compat_pass));
+
+  /* Nothing was started: no job, no creation, no entry, no frame; only the
+   * refusals were counted. */
+  g_autoptr(PscStats) now = stats (f.cache);
+  g_assert_true (async_idle (f.cache));
+  g_assert_cmpuint (psc_stats_get_async (now, PSC_ASYNC_COUNTER_COMPLETED), ==,
+                    psc_stats_get_async (closed, PSC_ASYNC_COUNTER_COMPLETED));
+  g_assert_cmpuint (psc_stats_get_total (now, PSC_COUNTER_CREATIONS), ==,
+                    psc_stats_get_total (closed, PSC_COUNTER_CREATIONS));
+  g_assert_cmpuint (psc_stats_get_total (now, PSC_COUNTER_MISSES), ==,
+                    psc_stats_get_total (closed, PSC_COUNTER_MISSES));
+  g_assert_cmpuint (psc_stats_get_frame (now), ==, f.frame);
+  g_assert_cmpuint (psc_stats_get_rejected (now, PSC_ERROR_CLOSED), >=,
+                    psc_stats_get_rejected (closed, PSC_ERROR_CLOSED) + n);
+  fixture_finish (&f);
+}
+
+/* A waiter that requests again while psc_cache_close calls it: CLOSED. */
+static void
+test_close_waiter_requests (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 130.0f);
+  Requester r = { .cache = f.cache, .ci = &ci };
+  g_assert_true (psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     request_again_cb, &r, NULL, NULL)
+                 == VK_NULL_HANDLE);
+  value = 131.0f;
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (f.cache, f.frame);
+  g_assert_cmpint (r.calls, ==, 1);
+  g_assert_cmpint (r.result, ==, VK_INCOMPLETE);
+  g_assert_error (r.error, PSC_ERROR, PSC_ERROR_CLOSED);
+  g_assert_true (r.pipeline == VK_NULL_HANDLE);
+  g_clear_error (&r.error);
+  g_assert_true (async_idle (f.cache));
+  fixture_finish (&f);
+}
+
+/* A callback that drops the last reference while close runs: close holds its
+ * own, so the cache is freed only when close returns (AddressSanitizer would
+ * see a use after free otherwise). */
+typedef struct {
+  PscCache *cache;
+  gint calls;
+} Dropper;
+
+static void
+drop_cache_cb (void *context, VkPipeline pipeline, VkResult result)
+{
+  Dropper *d = context;
+  d->calls++;
+  g_clear_object (&d->cache);
+}
+
+static void
+weak_notify_cb (gpointer data, GObject *where)
+{
+  gboolean *finalized = data;
+  *finalized = TRUE;
+}
+
+static void
+test_close_callback_drops_last_ref (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  gboolean finalized = FALSE;
+  compute_info (&f, &ci, &spec, &entry, &value, 140.0f);
+  PscCache *cache = take_cache (&f);
+  Dropper d = { .cache = cache };
+  g_object_weak_ref (G_OBJECT (cache), weak_notify_cb, &finalized);
+  g_assert_true (psc_cache_request_compute_pipeline (cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     drop_cache_cb, &d, NULL, NULL) == VK_NULL_HANDLE);
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (cache, f.frame);
+  g_assert_cmpint (d.calls, ==, 1);
+  g_assert_null (d.cache);
+  g_assert_true (finalized);
+  fixture_finish (&f);
+}
+
+/* The same from the pump: a callback that begin_frame runs may drop the last
+ * reference (the cache then closes when begin_frame returns). */
+static void
+test_pump_callback_drops_last_ref (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  gboolean finalized = FALSE;
+  compute_info (&f, &ci, &spec, &entry, &value, 145.0f);
+  PscCache *cache = take_cache (&f);
+  Dropper d = { .cache = cache };
+  g_object_weak_ref (G_OBJECT (cache), weak_notify_cb, &finalized);
+  g_assert_true (psc_cache_request_compute_pipeline (cache, &ci, PSC_MISS_POLICY_SKIP, 0,
+                                                     drop_cache_cb, &d, NULL, NULL) == VK_NULL_HANDLE);
+  for (int i = 0; i < 20000 && d.calls == 0; i++)
+    {
+      f.frame++;
+      /* the device is idle: everything before this frame is complete */
+      psc_cache_begin_frame (cache, f.frame, f.frame - 1);
+      if (d.calls == 0)
+        g_usleep (1000);
+    }
+  g_assert_cmpint (d.calls, ==, 1);
+  g_assert_true (finalized);
+  fixture_finish (&f);
+}
+
+/* Callbacks of the pump that call the pump again (refused) or close the
+ * cache (deferred until the pump returns: the other callbacks of that pump
+ * still get their pipelines). */
+typedef struct {
+  PscCache *cache;
+  guint64 frame;
+  gint calls;
+  gboolean close;
+  VkPipeline pipeline;
+} Reenter;
+
+static void
+reenter_cb (void *context, VkPipeline pipeline, VkResult result)
+{
+  Reenter *r = context;
+  r->calls++;
+  r->pipeline = pipeline;
+  if (r->close)
+    psc_cache_close (r->cache, r->frame);
+  else
+    {
+      g_test_expect_message ("Psc", G_LOG_LEVEL_CRITICAL, "*callback that psc_cache_begin_frame*");
+      psc_cache_begin_frame (r->cache, r->frame + 100, r->frame);
+      g_test_assert_expected_messages ();
+    }
+}
+
+static void
+pump_until (Fixture *f, gint *calls)
+{
+  for (int i = 0; i < 20000 && *calls == 0; i++)
+    {
+      next_frame (f);
+      if (*calls == 0)
+        g_usleep (1000);
+    }
+  g_assert_cmpint (*calls, ==, 1);
+}
+
+static void
+test_pump_reentrant (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 146.0f);
+
+  /* A nested begin_frame: a critical, ignored (the frame is unchanged). */
+  Reenter nested = { .cache = f.cache, .frame = 0 };
+  psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0, reenter_cb, &nested,
+                                      NULL, NULL);
+  pump_until (&f, &nested.calls);
+  g_assert_true (nested.pipeline != VK_NULL_HANDLE);
+  g_autoptr(PscStats) s = stats (f.cache);
+  g_assert_cmpuint (psc_stats_get_frame (s), ==, f.frame);
+
+  /* close from a callback: the pump finishes, then the cache closes. Two
+   * waiters of one key are served by the same pump; the second, called
+   * after the first asked to close, still finds its pipeline alive and the
+   * cache open (an immediate close would have destroyed it already). */
+  value = 147.0f;
+  Reenter closer = { .cache = f.cache, .frame = f.frame, .close = TRUE };
+  Requester other = { .cache = f.cache, .ci = &ci };
+  psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0, reenter_cb, &closer,
+                                      NULL, NULL);
+  psc_cache_request_compute_pipeline (f.cache, &ci, PSC_MISS_POLICY_SKIP, 0, request_again_cb,
+                                      &other, NULL, NULL);
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  pump_until (&f, &closer.calls);
+  g_assert_true (closer.pipeline != VK_NULL_HANDLE);
+  g_assert_cmpint (other.calls, ==, 1);
+  g_assert_cmpint (other.result, ==, VK_SUCCESS);
+  g_assert_no_error (other.error);
+  g_assert_true (other.pipeline == closer.pipeline);
+  /* Closed now. */
+  g_autoptr(GError) error = NULL;
+  g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, &error) == VK_NULL_HANDLE);
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_CLOSED);
+  fixture_finish (&f);
+}
+
+/* A GTask still pending when the cache closes completes with CLOSED. */
+static void
+test_gtask_closed (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  compute_info (&f, &ci, &spec, &entry, &value, 150.0f);
+  TaskResult r = { 0 };
+  psc_cache_get_compute_pipeline_async (f.cache, &ci, NULL, task_done_cb, &r);
+  g_assert_cmpint (r.calls, ==, 0);
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  psc_cache_close (f.cache, f.frame);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpint (r.calls, ==, 1);
+  g_assert_true (r.pipeline == VK_NULL_HANDLE);
+  g_assert_error (r.error, PSC_ERROR, PSC_ERROR_CLOSED);
+  g_clear_error (&r.error);
+  fixture_finish (&f);
+}
+
+/* A GTask discarded by a hot reload completes with DISCARDED, not a generic
+ * failure; a failed compile with VULKAN, naming the VkResult. */
+static void
+test_gtask_discarded_and_failed (void)
+{
+  Fixture f;
+  fixture_init_failing (&f, 1, 0, 0, 1);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  gsize size;
+  const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_CS_PALETTE, &size);
+  g_autoptr(GError) error = NULL;
+  compute_info (&f, &ci, &spec, &entry, &value, 160.0f);
+
+  /* The first compile fails (the hook), as the driver would. */
+  TaskResult failed = { 0 };
+  psc_cache_get_compute_pipeline_async (f.cache, &ci, NULL, task_done_cb, &failed);
+  for (int i = 0; i < 20000 && failed.calls == 0; i++)
+    {
+      next_frame (&f);
+      g_main_context_iteration (NULL, FALSE);
+      if (failed.calls == 0)
+        g_usleep (1000);
+    }
+  g_assert_cmpint (failed.calls, ==, 1);
+  g_assert_error (failed.error, PSC_ERROR, PSC_ERROR_VULKAN);
+  g_assert_nonnull (strstr (failed.error->message, "VK_ERROR_OUT_OF_DEVICE_MEMORY"));
+  g_clear_error (&failed.error);
+
+  /* Then a request of another key, and a reload of its shader before the
+   * pump publishes it. */
+  value = 161.0f;
+  TaskResult discarded = { 0 };
+  psc_cache_get_compute_pipeline_async (f.cache, &ci, NULL, task_done_cb, &discarded);
+  g_assert_true (psc_cache_replace_shader (f.cache, f.o.cs, code, size, VK_NULL_HANDLE, &error)
+                 != VK_NULL_HANDLE);
+  g_assert_no_error (error);
+  next_frame (&f);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpint (discarded.calls, ==, 1);
+  g_assert_true (discarded.pipeline == VK_NULL_HANDLE);
+  g_assert_error (discarded.error, PSC_ERROR, PSC_ERROR_DISCARDED);
+  g_clear_error (&discarded.error);
+  pump_idle (&f);
+  fixture_finish (&f);
+}
+
+/* The last reference dropped on a foreign thread: the documented error path.
+ * A critical, the cache is closed there, and no callback runs (on that
+ * thread or any other). */
+static gpointer
+unref_on_thread (gpointer data)
+{
+  g_object_unref (data);
+  return NULL;
+}
+
+static void
+test_finalize_foreign_thread (void)
+{
+  Fixture f;
+  fixture_init (&f, 1, 0, 0);
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  float value;
+  gboolean finalized = FALSE;
+  ThreadWaiter w[3] = { 0 };
+  compute_info (&f, &ci, &spec, &entry, &value, 170.0f);
+  request_pending (&f, &ci, &value, 170.0f, w, G_N_ELEMENTS (w));
+  PscCache *cache = take_cache (&f);
+  g_object_weak_ref (G_OBJECT (cache), weak_notify_cb, &finalized);
+
+  g_assert_cmpint (vkDeviceWaitIdle (f.h->device), ==, VK_SUCCESS);
+  g_test_expect_message ("Psc", G_LOG_LEVEL_CRITICAL, "*not the cache's owner thread*");
+  GThread *t = g_thread_new ("last-unref", unref_on_thread, cache);
+  g_thread_join (t);
+  g_test_assert_expected_messages ();
+  g_assert_true (finalized);
+  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
+    {
+      g_assert_cmpint (w[i].calls, ==, 0);
+      g_assert_null (w[i].thread);
+    }
+  /* The cache's objects were destroyed (the validation layer checks for
+   * leaks when the harness destroys the device). */
   fixture_finish (&f);
 }
 
@@ -1065,5 +1639,15 @@ main (int argc, char **argv)
   g_test_add_func ("/async/shutdown", test_shutdown);
   g_test_add_func ("/async/shutdown-reentrant", test_shutdown_reentrant);
   g_test_add_func ("/async/bad-arguments", test_bad_arguments);
+  g_test_add_func ("/async/close-then-dispose", test_close_then_dispose);
+  g_test_add_func ("/async/close-twice", test_close_twice);
+  g_test_add_func ("/async/requests-after-close", test_requests_after_close);
+  g_test_add_func ("/async/close-waiter-requests", test_close_waiter_requests);
+  g_test_add_func ("/async/close-callback-drops-last-ref", test_close_callback_drops_last_ref);
+  g_test_add_func ("/async/pump-callback-drops-last-ref", test_pump_callback_drops_last_ref);
+  g_test_add_func ("/async/pump-reentrant", test_pump_reentrant);
+  g_test_add_func ("/async/gtask-closed", test_gtask_closed);
+  g_test_add_func ("/async/gtask-discarded-and-failed", test_gtask_discarded_and_failed);
+  g_test_add_func ("/async/finalize-foreign-thread", test_finalize_foreign_thread);
   return g_test_run ();
 }

@@ -29,12 +29,17 @@
 /* (layout, pass): B, C, PRE, A, A composite. */
 #define FALLBACK_PIPELINES 5
 
-static PscStats
+static PscStats *
 cache_stats (PscCache *cache)
 {
-  PscStats s;
-  psc_cache_get_stats (cache, &s);
-  return s;
+  return psc_cache_get_stats (cache);
+}
+
+static guint64
+cache_async_count (PscCache *cache, PscAsyncCounter counter)
+{
+  g_autoptr(PscStats) s = psc_cache_get_stats (cache);
+  return psc_stats_get_async (s, counter);
 }
 
 static const PscDemoAsyncFrame *
@@ -76,7 +81,8 @@ async_cache (PscTestHarness *h)
 {
   g_autoptr(GError) error = NULL;
   /* Two workers whatever the machine, so the run looks alike everywhere. */
-  PscCacheOptions options = { .workers = 2 };
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  options.workers = 2;
   PscCache *cache = psc_cache_new_full (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
                                         &options, &error);
   g_assert_no_error (error);
@@ -101,7 +107,7 @@ render_sync (PscTestHarness *h, gboolean reloaded, PscDemoSceneResult *result)
   g_assert_no_error (error);
   g_assert_nonnull (result->pixels);
   /* Synchronous: the owner thread compiled everything. */
-  g_assert_cmpuint (cache_stats (cache).async.completed, ==, 0);
+  g_assert_cmpuint (cache_async_count (cache, PSC_ASYNC_COUNTER_COMPLETED), ==, 0);
   psc_test_harness_drop_cache (h, cache);
 }
 
@@ -148,7 +154,8 @@ test_phases (gconstpointer data)
   PscDemoSceneOptions options;
   const PscDemoAsyncFrame *f;
   PscDemoAsyncStats a;
-  PscStats before, s;
+  g_autoptr(PscStats) before = NULL;
+  g_autoptr(PscStats) s = NULL;
   gint64 deadline;
   const guint8 *pixels;
   g_autofree guint8 *final_pixels = NULL;
@@ -172,11 +179,13 @@ test_phases (gconstpointer data)
   g_assert_cmpuint (a.far_pipelines, ==, FAR_PIPELINES);
   g_assert_cmpuint (a.reload_pipelines, ==, RELOAD_PIPELINES);
   g_assert_cmpuint (a.setup_owner_wait_ns, >, 0);
+  g_clear_pointer (&before, psc_stats_unref);
+  g_clear_pointer (&before, psc_stats_unref);
   before = cache_stats (cache);
-  g_assert_cmpuint (before.kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].creations, ==,
+  g_assert_cmpuint (psc_stats_get_counter (before, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_CREATIONS), ==,
                     FALLBACK_PIPELINES);
-  g_assert_cmpuint (before.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, 1);
-  g_assert_cmpuint (before.async.completed, ==, 0);
+  g_assert_cmpuint (psc_stats_get_counter (before, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS), ==, 1);
+  g_assert_cmpuint (psc_stats_get_async (before, PSC_ASYNC_COUNTER_COMPLETED), ==, 0);
 
   /* 1. Frame 1: nothing is Ready before a pump publishes it, so every tile
    *    is drawn with its layout and pass's fallback. */
@@ -206,7 +215,7 @@ test_phases (gconstpointer data)
   a = scene_stats (scene);
   g_assert_cmpuint (a.fallback_draws, >=, 106);
   g_assert_cmpuint (a.skipped_draws, ==, 0);
-  g_assert_cmpuint (cache_stats (cache).async.completed, >=, 106 - FAR_PIPELINES);
+  g_assert_cmpuint (cache_async_count (cache, PSC_ASYNC_COUNTER_COMPLETED), >=, 106 - FAR_PIPELINES);
   fallback_draws_before_reload = a.fallback_draws;
 
   /* 3. Hot reload: the near pipelines using the shader were Ready, so the
@@ -235,24 +244,26 @@ test_phases (gconstpointer data)
     {
       render (scene, PSC_DEMO_FRAME_NONE);
       a = scene_stats (scene);
+      g_clear_pointer (&s, psc_stats_unref);
+      g_clear_pointer (&s, psc_stats_unref);
       s = cache_stats (cache);
-      if ((a.first_new_generation_frame != 0 && s.async.evictions > 0 &&
-           a.recompiles_after_eviction > 0 && s.async.retired > 0) ||
+      if ((a.first_new_generation_frame != 0 && psc_stats_get_async (s, PSC_ASYNC_COUNTER_EVICTIONS) > 0 &&
+           a.recompiles_after_eviction > 0 && psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIRED) > 0) ||
           g_get_monotonic_time () >= deadline)
         break;
     }
   g_test_message ("after %u frames: new generation first drawn at frame %u; %" G_GUINT64_FORMAT
                   " evictions, %" G_GUINT64_FORMAT " recompiles, %" G_GUINT64_FORMAT " retired",
-                  last_frame (scene)->frame, a.first_new_generation_frame, s.async.evictions,
-                  a.recompiles_after_eviction, s.async.retired);
+                  last_frame (scene)->frame, a.first_new_generation_frame, psc_stats_get_async (s, PSC_ASYNC_COUNTER_EVICTIONS),
+                  a.recompiles_after_eviction, psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIRED));
   g_assert_cmpuint (a.first_new_generation_frame, >, a.reload_frame);
   g_assert_cmpuint (a.reload_exact_draws, >, 0);
-  g_assert_cmpuint (s.async.evictions, >, 0);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_EVICTIONS), >, 0);
   g_assert_cmpuint (a.recompiles_after_eviction, >, 0);
-  g_assert_cmpuint (s.async.retired, >, 0);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIRED), >, 0);
   /* The reload discarded nothing it should not have: stale results of the
    * old generation were never published. */
-  g_assert_cmpuint (s.async.failed, ==, 0);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_FAILED), ==, 0);
 
   /* 5. Converge: every LOD each frame, until one draws every pipeline
    *    exactly (the evicted far ones compile again meanwhile). */
@@ -269,20 +280,22 @@ test_phases (gconstpointer data)
   g_assert_true (f->compute_exact);
 
   /* The owner thread never compiled in the frame loop. */
+  g_clear_pointer (&s, psc_stats_unref);
+  g_clear_pointer (&s, psc_stats_unref);
   s = cache_stats (cache);
-  g_assert_cmpuint (s.async.owner_wait_ns, ==, before.async.owner_wait_ns);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_OWNER_WAIT_NS), ==, psc_stats_get_async (before, PSC_ASYNC_COUNTER_OWNER_WAIT_NS));
   g_assert_cmpuint (a.loop_owner_wait_ns, ==, 0);
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].creations, ==, 1);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS), ==, 1);
   /* Every compile after the setup ran on a worker. */
-  g_assert_cmpuint (s.kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].creations, ==,
-                    FALLBACK_PIPELINES + s.async.completed);
-  g_assert_cmpuint (s.async.completed, >=, 106 + RELOAD_PIPELINES - 4 /* far ones, if idle */);
+  g_assert_cmpuint (psc_stats_get_counter (s, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_CREATIONS), ==,
+                    FALLBACK_PIPELINES + psc_stats_get_async (s, PSC_ASYNC_COUNTER_COMPLETED));
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_COMPLETED), >=, 106 + RELOAD_PIPELINES - 4 /* far ones, if idle */);
   /* The scene's counts agree with the cache's. */
-  g_assert_cmpuint (s.async.fallbacks_returned, ==, a.fallback_draws);
-  g_assert_cmpuint (s.async.stale_returned, ==, a.stale_draws);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_FALLBACKS_RETURNED), ==, a.fallback_draws);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_STALE_RETURNED), ==, a.stale_draws);
   g_assert_cmpuint (a.fallback_draws, >, fallback_draws_before_reload);
   g_assert_cmpuint (a.skipped_draws + a.queue_full, ==, 0);
-  g_assert_cmpuint (s.async.overflow_skips + s.async.overflow_fallbacks, ==, 0);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_OVERFLOW_SKIPS) + psc_stats_get_async (s, PSC_ASYNC_COUNTER_OVERFLOW_FALLBACKS), ==, 0);
   psc_test_harness_assert_clean (h);
 
   pixels = psc_demo_scene_get_pixels (scene, &width, &height);
@@ -307,7 +320,7 @@ test_run (void)
   g_autoptr(GError) error = NULL;
   PscDemoSceneOptions options;
   PscDemoSceneResult result = { 0 };
-  PscStats s;
+  g_autoptr(PscStats) s = NULL;
 
   psc_demo_scene_options_init (&options);
   options.width = WIDTH;
@@ -331,8 +344,10 @@ test_run (void)
   g_assert_cmpuint (result.async_frames[result.n_async_frames - 1].exact, ==, 106);
   g_assert_cmpuint (result.shader_modules, ==, PSC_DEMO_SHADER_COUNT + 1);
   g_assert_nonnull (result.pixels);
+  g_clear_pointer (&s, psc_stats_unref);
+  g_clear_pointer (&s, psc_stats_unref);
   s = cache_stats (cache);
-  g_assert_cmpuint (s.async.fallbacks_returned, ==, result.async_stats.fallback_draws);
+  g_assert_cmpuint (psc_stats_get_async (s, PSC_ASYNC_COUNTER_FALLBACKS_RETURNED), ==, result.async_stats.fallback_draws);
   psc_test_harness_assert_clean (h);
   psc_test_harness_drop_cache (h, cache);
 

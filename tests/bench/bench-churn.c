@@ -105,10 +105,8 @@ evict_all (Churn *c, uint32_t keys)
 static guint64
 host_bytes (PscCache *cache)
 {
-  guint64 total = 0;
-  for (int k = 0; k < PSC_OBJECT_KIND_COUNT; k++)
-    total += psc_cache_get_counter (cache, (PscObjectKind) k, PSC_COUNTER_HOST_BYTES);
-  return total;
+  g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
+  return psc_stats_get_total (stats, PSC_COUNTER_HOST_BYTES);
 }
 
 int

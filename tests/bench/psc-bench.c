@@ -360,14 +360,13 @@ bench_hit (uint32_t n, uint32_t batches)
   free (call_p);
   free (call_0);
 
-  PscStats stats;
-  psc_cache_get_stats (cache, &stats);
+  g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
   double kb = median (key_bytes, n);
   fprintf (stderr, "psc-bench hit: canonicalize-only %.1f ns/request\n", median (samples_e, batches));
   fprintf (stderr, "psc-bench hit: device \"%s\", %u pipelines created in %.1f ms, "
            "%" G_GUINT64_FORMAT " hits counted, sink %lx\n",
            psc_device_get_name (device), n, t_create / 1e6,
-           stats.kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].hits, (unsigned long) (sink & 1));
+           psc_stats_get_counter (stats, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_HITS), (unsigned long) (sink & 1));
   printf ("{\"bench\":\"hit\",\"hit_ns\":%.1f,\"prepared_ns\":%.1f,\"floor_ns\":%.1f,"
           "\"ratio\":%.2f,\"allocs_per_hit\":%.3f,\"key_bytes\":%.0f}\n",
           h, p, f, h / f, (double) allocs / (double) hits, kb);
@@ -469,7 +468,9 @@ static PscCache *
 async_cache_new (PscDevice *device, uint32_t workers, uint32_t job_capacity, BenchObjects *o)
 {
   g_autoptr(GError) error = NULL;
-  PscCacheOptions opts = { .workers = workers, .job_capacity = job_capacity };
+  PscCacheOptions opts = PSC_CACHE_OPTIONS_INIT;
+  opts.workers = workers;
+  opts.job_capacity = job_capacity;
   PscCache *cache = psc_cache_new_full (device, PSC_BACKEND_DYNAMIC_RENDERING,
                                         PSC_CACHE_FLAGS_NONE, &opts, &error);
   if (cache == NULL)
@@ -841,13 +842,12 @@ bench_async (uint32_t workers, uint32_t pipelines, uint32_t batch, bool validate
         pump_us[frame_count] = (double) (t_pump - t0) / 1e3;
         frame_us[frame_count++] = (double) (t1 - t0) / 1e3;
 
-        PscStats st;
-        psc_cache_get_stats (cache, &st);
-        if (st.async.in_flight > max_in_flight)
-          max_in_flight = st.async.in_flight;
-        if (st.async.queued > max_queued)
-          max_queued = st.async.queued;
-        in_flight_sum += st.async.in_flight;
+        g_autoptr(PscStats) st = psc_cache_get_stats (cache);
+        if (psc_stats_get_async (st, PSC_ASYNC_COUNTER_IN_FLIGHT) > max_in_flight)
+          max_in_flight = psc_stats_get_async (st, PSC_ASYNC_COUNTER_IN_FLIGHT);
+        if (psc_stats_get_async (st, PSC_ASYNC_COUNTER_QUEUED) > max_queued)
+          max_queued = psc_stats_get_async (st, PSC_ASYNC_COUNTER_QUEUED);
+        in_flight_sum += psc_stats_get_async (st, PSC_ASYNC_COUNTER_IN_FLIGHT);
         if (async_fired_total < n)
           sleep_us (750);   /* frame pacing: the rest of the frame */
         /* A callback that never fires must not hang the run. */
@@ -860,8 +860,8 @@ bench_async (uint32_t workers, uint32_t pipelines, uint32_t batch, bool validate
           {
             fprintf (stderr, "psc-bench async: no callback for 120 s: %u of %u fired, "
                      "%u requested, %" G_GUINT64_FORMAT " queued, %" G_GUINT64_FORMAT
-                     " in flight\n", async_fired_total, n, requested, st.async.queued,
-                     st.async.in_flight);
+                     " in flight\n", async_fired_total, n, requested, psc_stats_get_async (st, PSC_ASYNC_COUNTER_QUEUED),
+                     psc_stats_get_async (st, PSC_ASYNC_COUNTER_IN_FLIGHT));
             return 1;
           }
       }
@@ -873,8 +873,7 @@ bench_async (uint32_t workers, uint32_t pipelines, uint32_t batch, bool validate
         frame++;
         psc_cache_begin_frame (cache, frame, frame);
       }
-    PscStats st;
-    psc_cache_get_stats (cache, &st);
+    g_autoptr(PscStats) st = psc_cache_get_stats (cache);
     uint32_t ready = 0;
     for (uint32_t i = 0; i < n; i++)
       {
@@ -903,14 +902,14 @@ bench_async (uint32_t workers, uint32_t pipelines, uint32_t batch, bool validate
         else
           ready++;
       }
-    if (st.async.completed != n || st.async.failed != 0 || st.async.waiters_served != n ||
-        st.kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].entries != n)
+    if (psc_stats_get_async (st, PSC_ASYNC_COUNTER_COMPLETED) != n || psc_stats_get_async (st, PSC_ASYNC_COUNTER_FAILED) != 0 || psc_stats_get_async (st, PSC_ASYNC_COUNTER_WAITERS_SERVED) != n ||
+        psc_stats_get_counter (st, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_ENTRIES) != n)
       {
         fprintf (stderr, "psc-bench async: counters: completed %" G_GUINT64_FORMAT
                  ", failed %" G_GUINT64_FORMAT ", waiters served %" G_GUINT64_FORMAT
                  ", entries %" G_GUINT64_FORMAT " (expected %u, 0, %u, %u)\n",
-                 st.async.completed, st.async.failed, st.async.waiters_served,
-                 st.kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].entries, n, n, n);
+                 psc_stats_get_async (st, PSC_ASYNC_COUNTER_COMPLETED), psc_stats_get_async (st, PSC_ASYNC_COUNTER_FAILED), psc_stats_get_async (st, PSC_ASYNC_COUNTER_WAITERS_SERVED),
+                 psc_stats_get_counter (st, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_ENTRIES), n, n, n);
         failures++;
       }
     if (anomalies)
@@ -947,8 +946,8 @@ bench_async (uint32_t workers, uint32_t pipelines, uint32_t batch, bool validate
              G_GUINT64_FORMAT ", stale discards %" G_GUINT64_FORMAT "\n",
              vname, (guint64) frame_count, med, a_p99, frame_us[frame_count - 1], first_us, rerequests,
              queue_full, max_in_flight, (double) in_flight_sum / (double) frame_count,
-             max_queued, ready, n, st.async.owner_wait_ns, st.async.overflow_skips,
-             st.async.stale_discards);
+             max_queued, ready, n, psc_stats_get_async (st, PSC_ASYNC_COUNTER_OWNER_WAIT_NS), psc_stats_get_async (st, PSC_ASYNC_COUNTER_OVERFLOW_SKIPS),
+             psc_stats_get_async (st, PSC_ASYNC_COUNTER_STALE_DISCARDS));
 
     g_clear_object (&cache);
     /* Destroying the cache must not call a waiter again. */

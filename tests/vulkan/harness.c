@@ -174,7 +174,7 @@ psc_test_harness_new_full (gboolean dynamic_rendering, PscTestHarnessFlags flags
     .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
     .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
   };
-  PscDeviceInfo info = { 0 };
+  PscDeviceInfo info = PSC_DEVICE_INFO_INIT;
   g_autoptr(GError) error = NULL;
   VkResult r;
 
@@ -350,11 +350,18 @@ psc_test_harness_submit_and_wait (PscTestHarness *h, VkCommandBuffer cb)
 guint64
 psc_test_total_creations (PscCache *cache)
 {
-  guint64 n = 0;
+  g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
 
-  for (int k = 0; k < PSC_OBJECT_KIND_COUNT; k++)
-    n += psc_cache_get_counter (cache, (PscObjectKind) k, PSC_COUNTER_CREATIONS);
-  return n;
+  return psc_stats_get_total (stats, PSC_COUNTER_CREATIONS);
+}
+
+guint
+psc_test_n_kinds (void)
+{
+  g_autoptr(GEnumClass) kinds = g_type_class_ref (PSC_TYPE_OBJECT_KIND);
+
+  /* Kinds are numbered from 0 without gaps (checked by test-api). */
+  return kinds->n_values;
 }
 
 gsize

@@ -83,6 +83,9 @@ void psc_test_harness_submit_and_wait (PscTestHarness *h, VkCommandBuffer cb);
 
 /* Sum of every kind's creations counter. */
 guint64 psc_test_total_creations (PscCache *cache);
+/* The number of object kinds of the library the test runs against (the
+ * public enumeration has no COUNT member): kinds are 0 .. n - 1. */
+guint psc_test_n_kinds (void);
 
 /* Compares two RGBA8 images; returns the number of differing pixels and the
  * largest per-channel difference. */

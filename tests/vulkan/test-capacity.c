@@ -1,8 +1,9 @@
 /* test-capacity: a full collision bucket is a capacity error, never an
  * overwrite.
  *
- * With the documented test hook PSOCACHE_TEST_FORCE_HASH=<hex u64> (read by
- * psc_cache_new), every key of that cache hashes to the same value. Inserting
+ * With the core's forced-hash test hook (psc_cache_new_with_hooks, linked
+ * from the internal libraries: the shared library has no way to set it),
+ * every key of that cache hashes to the same value. Inserting
  * PSC_COLLISION_BUCKET_CAPACITY + 1 distinct samplers: the last one fails
  * with PSC_ERROR_CAPACITY, the earlier ones still hit with their own
  * handles, and the capacity_failures counter shows it.
@@ -10,6 +11,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "harness.h"
+#include "psc-test-hooks.h"
 
 /* The documented capacity (psc-core.h); the public headers do not export it. */
 #define BUCKET_CAPACITY 4
@@ -39,13 +41,16 @@ test_capacity_forced_hash (void)
   VkSampler samplers[BUCKET_CAPACITY];
   VkSampler overflow;
   VkSamplerCreateInfo si;
-  PscStats before, after;
+  g_autoptr(PscStats) before = NULL;
+  g_autoptr(PscStats) after = NULL;
 
-  g_setenv ("PSOCACHE_TEST_FORCE_HASH", "0123456789abcdef", TRUE);
-  cache = psc_test_harness_cache (h, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE);
-  g_unsetenv ("PSOCACHE_TEST_FORCE_HASH");
+  PscCoreTestHooks hooks = { .force_hash = true, .forced_hash = 0x0123456789abcdefull };
+  cache = psc_cache_new_with_hooks (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
+                                    NULL, &hooks, &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (h->caches, cache);
 
-  psc_cache_get_stats (cache, &before);
+  before = psc_cache_get_stats (cache);
   for (guint i = 0; i < BUCKET_CAPACITY; i++)
     {
       si = sampler_info (i);
@@ -71,14 +76,14 @@ test_capacity_forced_hash (void)
       g_assert_no_error (error);
     }
 
-  psc_cache_get_stats (cache, &after);
-  g_assert_cmpuint (after.capacity_failures - before.capacity_failures, ==, 1);
-  g_assert_cmpuint (after.rejected[PSC_ERROR_CAPACITY] - before.rejected[PSC_ERROR_CAPACITY], ==, 1);
-  g_assert_cmpuint (after.kinds[PSC_OBJECT_KIND_SAMPLER].creations -
-                    before.kinds[PSC_OBJECT_KIND_SAMPLER].creations, ==, BUCKET_CAPACITY);
-  g_assert_cmpuint (after.kinds[PSC_OBJECT_KIND_SAMPLER].hits -
-                    before.kinds[PSC_OBJECT_KIND_SAMPLER].hits, ==, BUCKET_CAPACITY);
-  g_assert_cmpuint (after.kinds[PSC_OBJECT_KIND_SAMPLER].entries, ==, BUCKET_CAPACITY);
+  after = psc_cache_get_stats (cache);
+  g_assert_cmpuint (psc_stats_get_capacity_failures (after) - psc_stats_get_capacity_failures (before), ==, 1);
+  g_assert_cmpuint (psc_stats_get_rejected (after, PSC_ERROR_CAPACITY) - psc_stats_get_rejected (before, PSC_ERROR_CAPACITY), ==, 1);
+  g_assert_cmpuint (psc_stats_get_counter (after, PSC_OBJECT_KIND_SAMPLER, PSC_COUNTER_CREATIONS) -
+                    psc_stats_get_counter (before, PSC_OBJECT_KIND_SAMPLER, PSC_COUNTER_CREATIONS), ==, BUCKET_CAPACITY);
+  g_assert_cmpuint (psc_stats_get_counter (after, PSC_OBJECT_KIND_SAMPLER, PSC_COUNTER_HITS) -
+                    psc_stats_get_counter (before, PSC_OBJECT_KIND_SAMPLER, PSC_COUNTER_HITS), ==, BUCKET_CAPACITY);
+  g_assert_cmpuint (psc_stats_get_counter (after, PSC_OBJECT_KIND_SAMPLER, PSC_COUNTER_ENTRIES), ==, BUCKET_CAPACITY);
 
   /* the same overflow again fails the same way */
   si = sampler_info (BUCKET_CAPACITY);
@@ -97,10 +102,9 @@ test_capacity_unforced (void)
   PscTestHarness *h = psc_test_harness_new (TRUE);
   PscCache *cache;
   g_autoptr(GError) error = NULL;
-  PscStats stats;
+  g_autoptr(PscStats) stats = NULL;
 
   /* without the hook the same keys all fit */
-  g_unsetenv ("PSOCACHE_TEST_FORCE_HASH");
   cache = psc_test_harness_cache (h, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE);
   for (guint i = 0; i < 4 * BUCKET_CAPACITY; i++)
     {
@@ -109,8 +113,8 @@ test_capacity_unforced (void)
       g_assert_true (psc_cache_get_sampler (cache, &si, &error) != VK_NULL_HANDLE);
       g_assert_no_error (error);
     }
-  psc_cache_get_stats (cache, &stats);
-  g_assert_cmpuint (stats.capacity_failures, ==, 0);
+  stats = psc_cache_get_stats (cache);
+  g_assert_cmpuint (psc_stats_get_capacity_failures (stats), ==, 0);
   psc_test_harness_finish (h);
 }
 

@@ -20,7 +20,7 @@ run (gboolean dynamic_rendering, PscBackend backend, gboolean prepared)
   g_autoptr(PscDemoScene) scene = NULL;
   PscDemoSceneOptions options;
   PscDemoSceneResult result = { 0 };
-  PscStats after_first, now;
+  g_autoptr(PscStats) after_first = NULL;
   guint frames = 6, resize_at = 4;
 
   psc_test_scene_options_init (&options);
@@ -41,27 +41,27 @@ run (gboolean dynamic_rendering, PscBackend backend, gboolean prepared)
                                                   &error));
       g_assert_no_error (error);
 
-      psc_cache_get_stats (cache, &now);
-      g_assert_cmpuint (now.frame, ==, f);
+      g_autoptr(PscStats) now = psc_cache_get_stats (cache);
+      g_assert_cmpuint (psc_stats_get_frame (now), ==, f);
       if (f == 1)
         {
-          after_first = now;
-          g_assert_cmpuint (now.kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].entries, >=, 100);
-          g_assert_cmpuint (now.kinds[PSC_OBJECT_KIND_SHADER_MODULE].entries, >=, 8);
+          after_first = psc_stats_ref (now);
+          g_assert_cmpuint (psc_stats_get_counter (now, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_ENTRIES), >=, 100);
+          g_assert_cmpuint (psc_stats_get_counter (now, PSC_OBJECT_KIND_SHADER_MODULE, PSC_COUNTER_ENTRIES), >=, 8);
           continue;
         }
-      for (int k = 0; k < PSC_OBJECT_KIND_COUNT; k++)
+      for (guint k = 0; k < psc_test_n_kinds (); k++)
         {
-          g_assert_cmpuint (now.kinds[k].creations, ==, after_first.kinds[k].creations);
-          g_assert_cmpuint (now.kinds[k].misses, ==, after_first.kinds[k].misses);
-          g_assert_cmpuint (now.kinds[k].entries, ==, after_first.kinds[k].entries);
+          g_assert_cmpuint (psc_stats_get_counter (now, k, PSC_COUNTER_CREATIONS), ==, psc_stats_get_counter (after_first, k, PSC_COUNTER_CREATIONS));
+          g_assert_cmpuint (psc_stats_get_counter (now, k, PSC_COUNTER_MISSES), ==, psc_stats_get_counter (after_first, k, PSC_COUNTER_MISSES));
+          g_assert_cmpuint (psc_stats_get_counter (now, k, PSC_COUNTER_ENTRIES), ==, psc_stats_get_counter (after_first, k, PSC_COUNTER_ENTRIES));
         }
       /* the prepared path counts its hits too */
-      g_assert_cmpuint (now.kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].hits -
-                        after_first.kinds[PSC_OBJECT_KIND_GRAPHICS_PIPELINE].hits,
+      g_assert_cmpuint (psc_stats_get_counter (now, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_HITS) -
+                        psc_stats_get_counter (after_first, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_HITS),
                         ==, (guint64) (f - 1) * 106);
-      g_assert_cmpuint (now.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].hits -
-                        after_first.kinds[PSC_OBJECT_KIND_COMPUTE_PIPELINE].hits,
+      g_assert_cmpuint (psc_stats_get_counter (now, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_HITS) -
+                        psc_stats_get_counter (after_first, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_HITS),
                         ==, (guint64) (f - 1));
       psc_test_harness_assert_clean (h);
     }
