@@ -321,7 +321,7 @@ start_async (PscCache           *self,
     {
       GError *error = NULL;
 
-      psc_cache_set_not_open_error (self, &error);
+      psc_error_set_not_open (&error, self->init_error);
       g_task_return_error (task, error);
       return;
     }

@@ -217,20 +217,6 @@ static const PscAsyncCounter async_props[] = {
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (async_props) == PROP_OWNER_WAIT_NS - PROP_JOBS_QUEUED + 1);
 
-void
-psc_cache_set_not_open_error (PscCache  *self,
-                              GError   **error)
-{
-  if (self->init_error != NULL)
-    g_set_error (error, PSC_ERROR, PSC_ERROR_CLOSED,
-                 _("The cache is not open: its initialization failed (%s)"),
-                 self->init_error->message);
-  else
-    g_set_error_literal (error, PSC_ERROR, PSC_ERROR_CLOSED,
-                         _("The cache is not open: it was never initialized (construct it with "
-                           "psc_cache_new () or g_initable_new ())"));
-}
-
 /* Lifetime ----------------------------------------------------------------- */
 
 static void

@@ -87,3 +87,17 @@ psc_error_from_core (GError           **error,
   else
     g_set_error_literal (error, PSC_ERROR, code, _("Request failed"));
 }
+
+void
+psc_error_set_not_open (GError       **error,
+                        const GError  *init_error)
+{
+  if (init_error != NULL)
+    g_set_error (error, PSC_ERROR, PSC_ERROR_CLOSED,
+                 _("The cache is not open: its initialization failed (%s)"),
+                 init_error->message);
+  else
+    g_set_error_literal (error, PSC_ERROR, PSC_ERROR_CLOSED,
+                         _("The cache is not open: it was never initialized (construct it with "
+                           "psc_cache_new () or g_initable_new ())"));
+}

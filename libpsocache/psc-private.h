@@ -119,9 +119,10 @@ G_GNUC_INTERNAL PscCache *psc_cache_new_internal (PscDevice               *devic
                                                  const PscCoreTestHooks  *hooks,
                                                  GError                 **error);
 
-/* Sets @error for a call on a cache that is not open (never initialized, or
- * its initialization failed): PSC_ERROR_CLOSED. */
-G_GNUC_INTERNAL void psc_cache_set_not_open_error (PscCache *self, GError **error);
+/* psc-error.c: sets @error for a call on a cache that is not open
+ * (PSC_ERROR_CLOSED): its initialization failed with @init_error, or it was
+ * never initialized (@init_error NULL). */
+G_GNUC_INTERNAL void psc_error_set_not_open (GError **error, const GError *init_error);
 
 /* Row (a) of the threads table (see PscCache's documentation): methods with
  * a GError. Programming errors are criticals; a cache that is not open
@@ -133,7 +134,7 @@ G_GNUC_INTERNAL void psc_cache_set_not_open_error (PscCache *self, GError **erro
     g_return_val_if_fail (error == NULL || *error == NULL, (val)); \
     if (G_UNLIKELY ((self)->core == NULL)) \
       { \
-        psc_cache_set_not_open_error ((self), (error)); \
+        psc_error_set_not_open ((error), (self)->init_error); \
         return (val); \
       } \
   } G_STMT_END

@@ -22,6 +22,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include "encode-graphics-fast.h"
 #include "encode-graphics.h"
 #include "encode-stage.h"
 #include "resolver-memo.h"

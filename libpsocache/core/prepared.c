@@ -4,7 +4,7 @@
  */
 #include "prepared.h"
 
-#include "encode-graphics.h"
+#include "graphics-key.h"
 #include "keys.h"
 #include "requests.h"
 #include "shaders.h"

@@ -241,7 +241,7 @@ PSC_INTERNAL bool psc_render_pass_key_subpass_samples (const uint8_t *key, size_
 /* The colour-attachment count of a pass's subpass; false if out of range. */
 PSC_INTERNAL bool psc_render_pass_key_subpass_colors (const uint8_t *key, size_t len,
                                                       uint32_t subpass, uint32_t *color_count);
-/* psc_encode_graphics (static inline) is in encode-graphics.h. */
+/* psc_encode_graphics (static inline) is in graphics-key.h. */
 /* Shader references of a graphics or compute key, in key order (at most
  * PSC_MAX_GRAPHICS_STAGES): ids, generations, and (optional) the byte offset
  * of each generation field. Returns the count, or -1 for a malformed key. */

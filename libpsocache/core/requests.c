@@ -6,7 +6,7 @@
 #include "requests.h"
 
 #include "async.h"
-#include "encode-graphics.h"
+#include "graphics-key.h"
 #include "keys.h"
 #include "resolver.h"
 #include "retire.h"

@@ -19,7 +19,7 @@
 
 #include "psc-core.h"
 #include "keys.h"
-#include "encode-graphics.h"
+#include "graphics-key.h"
 
 /* ===========================================================================
  * Padding, at compile time.
