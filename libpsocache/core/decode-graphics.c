@@ -25,19 +25,7 @@ psc_graphics_key_dynamic (const PscKeyGraphics *h)
   return h->dynamic_lo | (uint64_t) h->dynamic_hi << 32;
 }
 
-typedef struct {
-  PscKeyGraphics h;
-  PscKeyLegacyPass pass;
-  uint32_t view_mask;
-  uint16_t colors[PSC_MAX_COLOR_ATTACHMENTS];
-  PscKeyGraphicsState st;
-  PscKeyTessellation tess;
-  PscKeyDepthBias bias;
-  PscKeySampleState sample;
-  PscKeyDepthStencil dsk;
-  PscKeyColorBlend cbk;
-  PscKeyBlendAttachment blend[PSC_MAX_COLOR_ATTACHMENTS];
-} GraphicsKeyFixed;
+typedef PscGraphicsKeyFixed GraphicsKeyFixed;
 
 /* Reads the record at rd into dst when bit is set in present. */
 static bool

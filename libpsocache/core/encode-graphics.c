@@ -89,17 +89,7 @@ typedef struct {
   uint8_t stage_order[PSC_MAX_GRAPHICS_STAGES];
   uint32_t stage_mask;                       /* 1 << PscStage of every stage */
 
-  PscKeyGraphics h;
-  PscKeyLegacyPass pass;
-  uint32_t view_mask;
-  uint16_t colors[PSC_MAX_COLOR_ATTACHMENTS];
-  PscKeyGraphicsState st;
-  PscKeyTessellation tess;
-  PscKeyDepthBias bias;
-  PscKeySampleState sample;
-  PscKeyDepthStencil dsk;
-  PscKeyColorBlend cbk;
-  PscKeyBlendAttachment blend[PSC_MAX_COLOR_ATTACHMENTS];
+  PscGraphicsKeyFixed k;                     /* the records, as they are assembled */
 } GfxEncoder;
 
 /* pNext: at most one VkPipelineRenderingCreateInfo, and only on the dynamic
@@ -132,14 +122,14 @@ check_flags_layout (GfxEncoder *g, PscCoreError *err)
   const VkGraphicsPipelineCreateInfo *ci = g->ci;
   if (PSC_UNLIKELY (ci->flags & ~(VkPipelineCreateFlags) PSC_GRAPHICS_CREATE_FLAGS))
     return psc_fail_flags (err, ci->flags, "flags");
-  g->h.flags = ci->flags;
+  g->k.h.flags = ci->flags;
   if (PSC_UNLIKELY (ci->basePipelineHandle != VK_NULL_HANDLE))
     return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
                         "must be VK_NULL_HANDLE (derivative pipelines are not supported)",
                         "basePipelineHandle");
   if (PSC_UNLIKELY (ci->layout == VK_NULL_HANDLE))
     return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "VK_NULL_HANDLE", "layout");
-  if (PSC_UNLIKELY (!g->r->pipeline_layout (g->r->ctx, ci->layout, &g->h.layout_id)))
+  if (PSC_UNLIKELY (!g->r->pipeline_layout (g->r->ctx, ci->layout, &g->k.h.layout_id)))
     return psc_fail_foreign (err, "layout");
   return PSC_STATUS_OK;
 }
@@ -158,9 +148,9 @@ encode_rendering_dynamic (GfxEncoder *g, PscCoreError *err)
     return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
                         "VkPipelineRenderingCreateInfo is required on the dynamic rendering "
                         "backend", "pNext");
-  g->view_mask = ri->viewMask;
-  if (g->view_mask != 0)
-    g->h.present |= PSC_GFX_HAS_VIEW_MASK;
+  g->k.view_mask = ri->viewMask;
+  if (g->k.view_mask != 0)
+    g->k.h.present |= PSC_GFX_HAS_VIEW_MASK;
   const uint32_t color_count = ri->colorAttachmentCount;
   if (PSC_UNLIKELY (color_count > PSC_MAX_COLOR_ATTACHMENTS))
     return psc_fail_capacity (err, color_count, PSC_MAX_COLOR_ATTACHMENTS,
@@ -169,13 +159,13 @@ encode_rendering_dynamic (GfxEncoder *g, PscCoreError *err)
     return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with colorAttachmentCount > 0",
                         "pNext[%u].pColorAttachmentFormats", ri_index);
   for (uint32_t j = 0; j < color_count; j++)
-    ENUM (format, ri->pColorAttachmentFormats[j], g->colors[j],
+    ENUM (format, ri->pColorAttachmentFormats[j], g->k.colors[j],
           "pNext[%u].pColorAttachmentFormats[%u]", ri_index, j);
   g->color_count = color_count;
-  g->h.color_count = (uint8_t) color_count;
+  g->k.h.color_count = (uint8_t) color_count;
   if (ri->depthAttachmentFormat != VK_FORMAT_UNDEFINED)
     {
-      ENUM (format, ri->depthAttachmentFormat, g->h.depth_format,
+      ENUM (format, ri->depthAttachmentFormat, g->k.h.depth_format,
             "pNext[%u].depthAttachmentFormat", ri_index);
       if (PSC_UNLIKELY (!psc_format_has_depth (ri->depthAttachmentFormat)))
         return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "not a depth format",
@@ -183,14 +173,14 @@ encode_rendering_dynamic (GfxEncoder *g, PscCoreError *err)
     }
   if (ri->stencilAttachmentFormat != VK_FORMAT_UNDEFINED)
     {
-      ENUM (format, ri->stencilAttachmentFormat, g->h.stencil_format,
+      ENUM (format, ri->stencilAttachmentFormat, g->k.h.stencil_format,
             "pNext[%u].stencilAttachmentFormat", ri_index);
       if (PSC_UNLIKELY (!psc_format_has_stencil (ri->stencilAttachmentFormat)))
         return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "not a stencil format",
                             "pNext[%u].stencilAttachmentFormat", ri_index);
     }
-  if (PSC_UNLIKELY (g->h.depth_format && g->h.stencil_format
-                    && g->h.depth_format != g->h.stencil_format))
+  if (PSC_UNLIKELY (g->k.h.depth_format && g->k.h.stencil_format
+                    && g->k.h.depth_format != g->k.h.stencil_format))
     return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
                         "must equal depthAttachmentFormat when both are set",
                         "pNext[%u].stencilAttachmentFormat", ri_index);
@@ -210,15 +200,15 @@ encode_rendering_legacy (GfxEncoder *g, PscCoreError *err)
   uint32_t subpass_count = 0;
   if (PSC_UNLIKELY (r->render_pass == NULL
                     || !r->render_pass (r->ctx, ci->renderPass, ci->subpass,
-                                        &g->pass.render_pass_id, &subpass_count,
+                                        &g->k.pass.render_pass_id, &subpass_count,
                                         &g->pass_samples)))
     return psc_fail_foreign (err, "renderPass");
   if (PSC_UNLIKELY (ci->subpass >= subpass_count))
     return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT, "subpass",
                              "%u >= the render pass's subpass count %u",
                              ci->subpass, subpass_count);
-  g->pass.subpass = ci->subpass;
-  g->h.present |= PSC_GFX_LEGACY_PASS;
+  g->k.pass.subpass = ci->subpass;
+  g->k.h.present |= PSC_GFX_LEGACY_PASS;
   return PSC_STATUS_OK;
 }
 
@@ -272,8 +262,8 @@ encode_dynamic_states (GfxEncoder *g, PscCoreError *err)
                             "are mutually exclusive", "pDynamicState");
     }
   g->dyn = dyn;
-  g->h.dynamic_lo = (uint32_t) dyn;
-  g->h.dynamic_hi = (uint32_t) (dyn >> 32);
+  g->k.h.dynamic_lo = (uint32_t) dyn;
+  g->k.h.dynamic_hi = (uint32_t) (dyn >> 32);
   return PSC_STATUS_OK;
 }
 
@@ -314,7 +304,7 @@ check_stages (GfxEncoder *g, PscCoreError *err)
                         "pStages");
   psc_sort_indices (g->stage_order, g->stage_keys, stage_count);
   g->stage_mask = seen;
-  g->h.stage_count = (uint8_t) stage_count;
+  g->k.h.stage_count = (uint8_t) stage_count;
   return PSC_STATUS_OK;
 }
 
@@ -323,7 +313,7 @@ encode_rasterization (GfxEncoder *g, PscCoreError *err)
 {
   const VkPipelineRasterizationStateCreateInfo *rs = g->ci->pRasterizationState;
   const uint64_t dyn = g->dyn;
-  PscKeyGraphicsState *st = &g->st;
+  PscKeyGraphicsState *st = &g->k.st;
   REQUIRE (rs, "pRasterizationState");
   CHECK_STYPE (rs, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, "pRasterizationState");
   PSC_CHECK_NO_PNEXT (err, rs->pNext, "pRasterizationState->");
@@ -338,13 +328,13 @@ encode_rasterization (GfxEncoder *g, PscCoreError *err)
   st->depth_bias_enable = !(dyn & DYN (DEPTH_BIAS_ENABLE)) && rs->depthBiasEnable;
   if ((st->depth_bias_enable || (dyn & DYN (DEPTH_BIAS_ENABLE))) && !(dyn & DYN (DEPTH_BIAS)))
     {
-      PscKeyDepthBias *bias = &g->bias;
+      PscKeyDepthBias *bias = &g->k.bias;
       FLOAT (rs->depthBiasConstantFactor, bias->constant,
              "pRasterizationState->depthBiasConstantFactor");
       FLOAT (rs->depthBiasClamp, bias->clamp, "pRasterizationState->depthBiasClamp");
       FLOAT (rs->depthBiasSlopeFactor, bias->slope, "pRasterizationState->depthBiasSlopeFactor");
       if (bias->constant | bias->clamp | bias->slope)
-        g->h.present |= PSC_GFX_HAS_DEPTH_BIAS;
+        g->k.h.present |= PSC_GFX_HAS_DEPTH_BIAS;
     }
   return PSC_STATUS_OK;
 }
@@ -355,12 +345,12 @@ encode_rasterization (GfxEncoder *g, PscCoreError *err)
 static PscStatus
 encode_line_width (GfxEncoder *g, PscCoreError *err)
 {
-  const PscKeyGraphicsState *st = &g->st;
+  const PscKeyGraphicsState *st = &g->k.st;
   if ((g->dyn & DYN (LINE_WIDTH))
       || !psc_graphics_rasterizes_lines (g->stage_mask, st->topology, st->polygon_mode,
                                          st->rasterizer_discard))
     return PSC_STATUS_OK;
-  FLOAT (g->ci->pRasterizationState->lineWidth, g->st.line_width,
+  FLOAT (g->ci->pRasterizationState->lineWidth, g->k.st.line_width,
          "pRasterizationState->lineWidth");
   return PSC_STATUS_OK;
 }
@@ -369,7 +359,7 @@ static PscStatus
 encode_input_assembly (GfxEncoder *g, PscCoreError *err)
 {
   const VkPipelineInputAssemblyStateCreateInfo *ia = g->ci->pInputAssemblyState;
-  PscKeyGraphicsState *st = &g->st;
+  PscKeyGraphicsState *st = &g->k.st;
   REQUIRE (ia, "pInputAssemblyState");
   CHECK_STYPE (ia, VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, "pInputAssemblyState");
   PSC_CHECK_NO_PNEXT (err, ia->pNext, "pInputAssemblyState->");
@@ -390,8 +380,8 @@ encode_tessellation (GfxEncoder *g, PscCoreError *err)
   CHECK_STYPE (ts, VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO, "pTessellationState");
   PSC_CHECK_NO_PNEXT (err, ts->pNext, "pTessellationState->");
   CHECK_FLAGS_ZERO (ts, "pTessellationState");
-  g->tess.patch_control_points = ts->patchControlPoints;
-  g->h.present |= PSC_GFX_HAS_TESSELLATION;
+  g->k.tess.patch_control_points = ts->patchControlPoints;
+  g->k.h.present |= PSC_GFX_HAS_TESSELLATION;
   return PSC_STATUS_OK;
 }
 
@@ -420,7 +410,7 @@ encode_viewport (GfxEncoder *g, PscCoreError *err)
       if (PSC_UNLIKELY (vp->viewportCount > PSC_MAX_VIEWPORTS))
         return psc_fail_capacity (err, vp->viewportCount, PSC_MAX_VIEWPORTS,
                                   "pViewportState->viewportCount");
-      g->st.viewport_count = (uint8_t) vp->viewportCount;
+      g->k.st.viewport_count = (uint8_t) vp->viewportCount;
     }
   if (!(dyn & DYN (SCISSOR_WITH_COUNT)))
     {
@@ -430,9 +420,9 @@ encode_viewport (GfxEncoder *g, PscCoreError *err)
       if (PSC_UNLIKELY (vp->scissorCount > PSC_MAX_VIEWPORTS))
         return psc_fail_capacity (err, vp->scissorCount, PSC_MAX_VIEWPORTS,
                                   "pViewportState->scissorCount");
-      g->st.scissor_count = (uint8_t) vp->scissorCount;
+      g->k.st.scissor_count = (uint8_t) vp->scissorCount;
     }
-  g->h.present |= PSC_GFX_HAS_VIEWPORT;
+  g->k.h.present |= PSC_GFX_HAS_VIEWPORT;
   return PSC_STATUS_OK;
 }
 
@@ -442,7 +432,7 @@ static PscStatus
 encode_multisample (GfxEncoder *g, PscCoreError *err)
 {
   const VkPipelineMultisampleStateCreateInfo *ms = g->ci->pMultisampleState;
-  PscKeyGraphicsState *st = &g->st;
+  PscKeyGraphicsState *st = &g->k.st;
   REQUIRE (ms, "pMultisampleState");
   CHECK_STYPE (ms, VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO, "pMultisampleState");
   PSC_CHECK_NO_PNEXT (err, ms->pNext, "pMultisampleState->");
@@ -456,7 +446,7 @@ encode_multisample (GfxEncoder *g, PscCoreError *err)
   st->sample_shading = ms->sampleShadingEnable != VK_FALSE;
   if (st->sample_shading)
     {
-      FLOAT (ms->minSampleShading, g->sample.min_sample_shading,
+      FLOAT (ms->minSampleShading, g->k.sample.min_sample_shading,
              "pMultisampleState->minSampleShading");
       if (PSC_UNLIKELY (!(ms->minSampleShading >= 0.0f && ms->minSampleShading <= 1.0f)))
         return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "outside [0, 1]",
@@ -471,13 +461,13 @@ encode_multisample (GfxEncoder *g, PscCoreError *err)
         mask |= (uint64_t) ms->pSampleMask[1] << 32;
       mask &= full;
     }
-  g->sample.sample_mask[0] = (uint32_t) mask;
-  g->sample.sample_mask[1] = (uint32_t) (mask >> 32);
+  g->k.sample.sample_mask[0] = (uint32_t) mask;
+  g->k.sample.sample_mask[1] = (uint32_t) (mask >> 32);
   if (st->sample_shading || mask != full)
-    g->h.present |= PSC_GFX_HAS_SAMPLE_STATE;
+    g->k.h.present |= PSC_GFX_HAS_SAMPLE_STATE;
   st->alpha_to_coverage = ms->alphaToCoverageEnable != VK_FALSE;
   st->alpha_to_one = ms->alphaToOneEnable != VK_FALSE;
-  g->h.present |= PSC_GFX_HAS_MULTISAMPLE;
+  g->k.h.present |= PSC_GFX_HAS_MULTISAMPLE;
   return PSC_STATUS_OK;
 }
 
@@ -510,8 +500,8 @@ encode_depth_stencil_state (GfxEncoder *g, const VkPipelineDepthStencilStateCrea
                             PscCoreError *err)
 {
   const uint64_t dyn = g->dyn;
-  PscKeyGraphicsState *st = &g->st;
-  PscKeyDepthStencil *dsk = &g->dsk;
+  PscKeyGraphicsState *st = &g->k.st;
+  PscKeyDepthStencil *dsk = &g->k.dsk;
   CHECK_STYPE (dss, VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
                "pDepthStencilState");
   PSC_CHECK_NO_PNEXT (err, dss->pNext, "pDepthStencilState->");
@@ -531,7 +521,7 @@ encode_depth_stencil_state (GfxEncoder *g, const VkPipelineDepthStencilStateCrea
     {
       FLOAT (dss->minDepthBounds, dsk->min_depth_bounds, "pDepthStencilState->minDepthBounds");
       FLOAT (dss->maxDepthBounds, dsk->max_depth_bounds, "pDepthStencilState->maxDepthBounds");
-      g->h.present |= PSC_GFX_HAS_STENCIL_BOUNDS;
+      g->k.h.present |= PSC_GFX_HAS_STENCIL_BOUNDS;
     }
 
   st->stencil_test = !(dyn & DYN (STENCIL_TEST_ENABLE)) && dss->stencilTestEnable;
@@ -545,9 +535,9 @@ encode_depth_stencil_state (GfxEncoder *g, const VkPipelineDepthStencilStateCrea
                              &dsk->back_depth_fail, &dsk->back_compare,
                              &dsk->back_compare_mask, &dsk->back_write_mask,
                              &dsk->back_reference, err));
-      g->h.present |= PSC_GFX_HAS_STENCIL_BOUNDS;
+      g->k.h.present |= PSC_GFX_HAS_STENCIL_BOUNDS;
     }
-  g->h.present |= PSC_GFX_HAS_DEPTH_STENCIL;
+  g->k.h.present |= PSC_GFX_HAS_DEPTH_STENCIL;
   return PSC_STATUS_OK;
 }
 
@@ -561,7 +551,7 @@ encode_depth_stencil (GfxEncoder *g, PscCoreError *err)
   bool want_ds;
   if (g->mode == PSC_RENDERING_DYNAMIC)
     {
-      want_ds = g->h.depth_format != 0 || g->h.stencil_format != 0;
+      want_ds = g->k.h.depth_format != 0 || g->k.h.stencil_format != 0;
       if (PSC_UNLIKELY (want_ds && dss == NULL))
         return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
                             "NULL, but the rendering has a depth/stencil format",
@@ -582,7 +572,7 @@ encode_blend_attachments (GfxEncoder *g, const VkPipelineColorBlendStateCreateIn
   for (uint32_t j = 0; j < cb->attachmentCount; j++)
     {
       const VkPipelineColorBlendAttachmentState *a = &cb->pAttachments[j];
-      PscKeyBlendAttachment *k = &g->blend[j];
+      PscKeyBlendAttachment *k = &g->k.blend[j];
       memset (k, 0, sizeof *k);
       ENUM (color_components, a->colorWriteMask, k->write_mask,
             "pColorBlendState->pAttachments[%u].colorWriteMask", j);
@@ -618,9 +608,9 @@ encode_color_blend_state (GfxEncoder *g, const VkPipelineColorBlendStateCreateIn
   CHECK_STYPE (cb, VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, "pColorBlendState");
   PSC_CHECK_NO_PNEXT (err, cb->pNext, "pColorBlendState->");
   CHECK_FLAGS_ZERO (cb, "pColorBlendState");
-  g->st.logic_op_enable = cb->logicOpEnable != VK_FALSE;
-  if (g->st.logic_op_enable)
-    ENUM (logic_op, cb->logicOp, g->st.logic_op, "pColorBlendState->logicOp");
+  g->k.st.logic_op_enable = cb->logicOpEnable != VK_FALSE;
+  if (g->k.st.logic_op_enable)
+    ENUM (logic_op, cb->logicOp, g->k.st.logic_op, "pColorBlendState->logicOp");
   const uint32_t na = cb->attachmentCount;
   if (PSC_UNLIKELY (na > PSC_MAX_COLOR_ATTACHMENTS))
     return psc_fail_capacity (err, na, PSC_MAX_COLOR_ATTACHMENTS,
@@ -630,16 +620,16 @@ encode_color_blend_state (GfxEncoder *g, const VkPipelineColorBlendStateCreateIn
                         "pColorBlendState->pAttachments");
   bool uses_constants = false;
   CHECK (encode_blend_attachments (g, cb, &uses_constants, err));
-  g->st.blend_count = (uint8_t) na;
-  memset (&g->cbk, 0, sizeof g->cbk);
+  g->k.st.blend_count = (uint8_t) na;
+  memset (&g->k.cbk, 0, sizeof g->k.cbk);
   if (uses_constants && !(g->dyn & DYN (BLEND_CONSTANTS)))
     {
       for (uint32_t j = 0; j < 4; j++)
-        FLOAT (cb->blendConstants[j], g->cbk.blend_constants[j],
+        FLOAT (cb->blendConstants[j], g->k.cbk.blend_constants[j],
                "pColorBlendState->blendConstants[%u]", j);
-      g->h.present |= PSC_GFX_HAS_BLEND_CONSTANTS;
+      g->k.h.present |= PSC_GFX_HAS_BLEND_CONSTANTS;
     }
-  g->h.present |= PSC_GFX_HAS_COLOR_BLEND;
+  g->k.h.present |= PSC_GFX_HAS_COLOR_BLEND;
   return PSC_STATUS_OK;
 }
 
@@ -720,8 +710,8 @@ check_vertex_input (GfxEncoder *g, PscCoreError *err)
   if (PSC_UNLIKELY (na && vi->pVertexAttributeDescriptions == NULL))
     return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with a non-zero count",
                         "pVertexInputState->pVertexAttributeDescriptions");
-  g->st.binding_count = (uint8_t) nb;
-  g->st.attribute_count = (uint8_t) na;
+  g->k.st.binding_count = (uint8_t) nb;
+  g->k.st.attribute_count = (uint8_t) na;
   return PSC_STATUS_OK;
 }
 
@@ -731,16 +721,16 @@ check_vertex_input (GfxEncoder *g, PscCoreError *err)
 static PscStatus
 write_fixed (const GfxEncoder *g, PscKeyWriter *w, PscCoreError *err)
 {
-  const uint32_t present = g->h.present;
-  const size_t blend_bytes = g->st.blend_count * sizeof (PscKeyBlendAttachment);
-  const size_t fixed = sizeof g->h + g->color_count * sizeof (uint16_t) + sizeof g->st
-                       + ((present & PSC_GFX_LEGACY_PASS) ? sizeof g->pass : 0)
-                       + ((present & PSC_GFX_HAS_VIEW_MASK) ? sizeof g->view_mask : 0)
-                       + ((present & PSC_GFX_HAS_TESSELLATION) ? sizeof g->tess : 0)
-                       + ((present & PSC_GFX_HAS_SAMPLE_STATE) ? sizeof g->sample : 0)
-                       + ((present & PSC_GFX_HAS_DEPTH_BIAS) ? sizeof g->bias : 0)
-                       + ((present & PSC_GFX_HAS_STENCIL_BOUNDS) ? sizeof g->dsk : 0)
-                       + ((present & PSC_GFX_HAS_BLEND_CONSTANTS) ? sizeof g->cbk : 0)
+  const uint32_t present = g->k.h.present;
+  const size_t blend_bytes = g->k.st.blend_count * sizeof (PscKeyBlendAttachment);
+  const size_t fixed = sizeof g->k.h + g->color_count * sizeof (uint16_t) + sizeof g->k.st
+                       + ((present & PSC_GFX_LEGACY_PASS) ? sizeof g->k.pass : 0)
+                       + ((present & PSC_GFX_HAS_VIEW_MASK) ? sizeof g->k.view_mask : 0)
+                       + ((present & PSC_GFX_HAS_TESSELLATION) ? sizeof g->k.tess : 0)
+                       + ((present & PSC_GFX_HAS_SAMPLE_STATE) ? sizeof g->k.sample : 0)
+                       + ((present & PSC_GFX_HAS_DEPTH_BIAS) ? sizeof g->k.bias : 0)
+                       + ((present & PSC_GFX_HAS_STENCIL_BOUNDS) ? sizeof g->k.dsk : 0)
+                       + ((present & PSC_GFX_HAS_BLEND_CONSTANTS) ? sizeof g->k.cbk : 0)
                        + ((present & PSC_GFX_HAS_COLOR_BLEND) ? blend_bytes : 0);
   uint8_t *o = psc_kw_reserve (w, fixed);
   if (PSC_UNLIKELY (o == NULL))
@@ -753,22 +743,22 @@ write_fixed (const GfxEncoder *g, PscKeyWriter *w, PscCoreError *err)
         o += sizeof (record);                                                    \
       }                                                                          \
   } while (0)
-  memcpy (o, &g->h, sizeof g->h);
-  o += sizeof g->h;
-  PUT_IF (PSC_GFX_LEGACY_PASS, g->pass);
-  PUT_IF (PSC_GFX_HAS_VIEW_MASK, g->view_mask);
-  memcpy (o, g->colors, g->color_count * sizeof (uint16_t));
+  memcpy (o, &g->k.h, sizeof g->k.h);
+  o += sizeof g->k.h;
+  PUT_IF (PSC_GFX_LEGACY_PASS, g->k.pass);
+  PUT_IF (PSC_GFX_HAS_VIEW_MASK, g->k.view_mask);
+  memcpy (o, g->k.colors, g->color_count * sizeof (uint16_t));
   o += g->color_count * sizeof (uint16_t);
-  memcpy (o, &g->st, sizeof g->st);
-  o += sizeof g->st;
-  PUT_IF (PSC_GFX_HAS_TESSELLATION, g->tess);
-  PUT_IF (PSC_GFX_HAS_DEPTH_BIAS, g->bias);
-  PUT_IF (PSC_GFX_HAS_SAMPLE_STATE, g->sample);
-  PUT_IF (PSC_GFX_HAS_STENCIL_BOUNDS, g->dsk);
-  PUT_IF (PSC_GFX_HAS_BLEND_CONSTANTS, g->cbk);
+  memcpy (o, &g->k.st, sizeof g->k.st);
+  o += sizeof g->k.st;
+  PUT_IF (PSC_GFX_HAS_TESSELLATION, g->k.tess);
+  PUT_IF (PSC_GFX_HAS_DEPTH_BIAS, g->k.bias);
+  PUT_IF (PSC_GFX_HAS_SAMPLE_STATE, g->k.sample);
+  PUT_IF (PSC_GFX_HAS_STENCIL_BOUNDS, g->k.dsk);
+  PUT_IF (PSC_GFX_HAS_BLEND_CONSTANTS, g->k.cbk);
 #undef PUT_IF
   if (present & PSC_GFX_HAS_COLOR_BLEND)
-    memcpy (o, g->blend, blend_bytes);
+    memcpy (o, g->k.blend, blend_bytes);
   return PSC_STATUS_OK;
 }
 
@@ -882,17 +872,17 @@ encoder_init (GfxEncoder *g, const VkGraphicsPipelineCreateInfo *ci, PscRenderin
   g->ri_index = 0;
   g->color_count = 0;
   g->pass_samples = 0;
-  g->h.tag = PSC_TAG_GRAPHICS;
-  g->h.depth_format = 0;
-  g->h.stencil_format = 0;
-  g->h.present = 0;
-  g->h.color_count = 0;
-  g->pass = (PscKeyLegacyPass) { 0, 0 };
-  g->view_mask = 0;
-  g->tess = (PscKeyTessellation) { 0 };
-  g->sample = (PscKeySampleState) { { 0, 0 }, 0 };
-  g->bias = (PscKeyDepthBias) { 0, 0, 0 };
-  memset (&g->st, 0, sizeof g->st);
+  g->k.h.tag = PSC_TAG_GRAPHICS;
+  g->k.h.depth_format = 0;
+  g->k.h.stencil_format = 0;
+  g->k.h.present = 0;
+  g->k.h.color_count = 0;
+  g->k.pass = (PscKeyLegacyPass) { 0, 0 };
+  g->k.view_mask = 0;
+  g->k.tess = (PscKeyTessellation) { 0 };
+  g->k.sample = (PscKeySampleState) { { 0, 0 }, 0 };
+  g->k.bias = (PscKeyDepthBias) { 0, 0, 0 };
+  memset (&g->k.st, 0, sizeof g->k.st);
 }
 
 /* The complete graphics encoder: every supported input, and the reference
@@ -922,7 +912,7 @@ psc_encode_graphics_full (const VkGraphicsPipelineCreateInfo *ci, PscRenderingMo
     CHECK (encode_tessellation (&g, err));
   /* A static rasterizer discard rasterizes nothing: the states below are
    * then neither read nor kept. */
-  if (!g.st.rasterizer_discard)
+  if (!g.k.st.rasterizer_discard)
     {
       CHECK (encode_viewport (&g, err));
       CHECK (encode_multisample (&g, err));

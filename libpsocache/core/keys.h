@@ -297,6 +297,24 @@ typedef struct {
 } PscKeyVertexAttribute;
 PSC_ASSERT_PACKED (PscKeyVertexAttribute, 2 * 1 + 2 + 4);
 
+/* The fixed part of a graphics key (everything before the vertex input) as
+ * records: what the complete encoder assembles before it writes them, and
+ * what the key readers parse, with the defaults of absent optional records
+ * (read_graphics_fixed, decode-graphics.c). */
+typedef struct {
+  PscKeyGraphics h;
+  PscKeyLegacyPass pass;
+  uint32_t view_mask;
+  uint16_t colors[PSC_MAX_COLOR_ATTACHMENTS];
+  PscKeyGraphicsState st;
+  PscKeyTessellation tess;
+  PscKeyDepthBias bias;
+  PscKeySampleState sample;
+  PscKeyDepthStencil dsk;
+  PscKeyColorBlend cbk;
+  PscKeyBlendAttachment blend[PSC_MAX_COLOR_ATTACHMENTS];
+} PscGraphicsKeyFixed;
+
 /* ===========================================================================
  * Compute key: PscKeyCompute, then one stage.
  */

@@ -33,11 +33,9 @@ invalidate_old_generation (PscCore *core, uint32_t shader_id)
   for (int k = PSC_KIND_GRAPHICS; k <= PSC_KIND_COMPUTE; k++)
     {
       PscStore *s = core->stores[k];
-      for (uint32_t pos = psc_store_live_count (s); pos-- > 0;)
+      PscLiveWalk walk = psc_store_walk (s);
+      for (uint32_t i; psc_live_next (&walk, &i);)
         {
-          if (pos >= psc_store_live_count (s))
-            continue;
-          const uint32_t i = psc_store_live_at (s, pos);
           PscEntry *p = psc_store_entry (s, i);
           bool uses = false;
           for (uint32_t j = 0; j < p->pipe.shader_count; j++)

@@ -837,14 +837,10 @@ psc_core_clear_failures (PscCore *core)
   for (int k = PSC_KIND_GRAPHICS; k <= PSC_KIND_COMPUTE && core->failed_count > 0; k++)
     {
       PscStore *s = core->stores[k];
-      for (uint32_t pos = psc_store_live_count (s); pos-- > 0;)
-        {
-          if (pos >= psc_store_live_count (s))
-            continue;
-          const uint32_t i = psc_store_live_at (s, pos);
-          if (psc_store_entry (s, i)->state == PSC_ENTRY_FAILED)
-            psc_requests_discard (core, (PscKind) k, i);
-        }
+      PscLiveWalk walk = psc_store_walk (s);
+      for (uint32_t i; psc_live_next (&walk, &i);)
+        if (psc_store_entry (s, i)->state == PSC_ENTRY_FAILED)
+          psc_requests_discard (core, (PscKind) k, i);
     }
 }
 

@@ -187,13 +187,9 @@ psc_core_evict (PscCore *core, uint32_t idle_frames)
   for (int k = PSC_KIND_GRAPHICS; k <= PSC_KIND_COMPUTE; k++)
     {
       PscStore *s = core->stores[k];
-      /* Downwards: retiring entry i moves the last live entry into its
-       * place, which this walk has already seen. */
-      for (uint32_t pos = psc_store_live_count (s); pos-- > 0;)
+      PscLiveWalk walk = psc_store_walk (s);
+      for (uint32_t i; psc_live_next (&walk, &i);)
         {
-          if (pos >= psc_store_live_count (s))
-            continue;
-          const uint32_t i = psc_store_live_at (s, pos);
           PscEntry *e = psc_store_entry (s, i);
           if (e->state == PSC_ENTRY_READY && e->pins == 0 &&
               core->frame > psc_entry_last_used (core, e) + idle &&

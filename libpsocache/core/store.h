@@ -198,7 +198,12 @@ psc_store_index_of_id (const PscStore *s, uint32_t id, uint32_t *index)
 
 /* Live entries, as a dense list. A walk that may release the entry it is
  * at goes from the end down (psc_store_release moves the last live entry
- * into the freed place, which a downward walk has already seen). */
+ * into the freed place, which a downward walk has already seen):
+ *
+ *   PscLiveWalk walk = psc_store_walk (s);
+ *   for (uint32_t i; psc_live_next (&walk, &i);)
+ *     ... may release slot i ...
+ */
 static inline uint32_t
 psc_store_live_count (const PscStore *s)
 {
@@ -209,6 +214,31 @@ static inline uint32_t
 psc_store_live_at (const PscStore *s, uint32_t i)
 {
   return s->live[i];
+}
+
+typedef struct {
+  const PscStore *s;
+  uint32_t pos;
+} PscLiveWalk;
+
+static inline PscLiveWalk
+psc_store_walk (const PscStore *s)
+{
+  return (PscLiveWalk) { s, s->live_count };
+}
+
+/* The next live slot, going down; false at the end. A place the walk has
+ * not reached that a release emptied is skipped. */
+static inline bool
+psc_live_next (PscLiveWalk *w, uint32_t *index)
+{
+  while (w->pos > 0)
+    if (--w->pos < w->s->live_count)
+      {
+        *index = w->s->live[w->pos];
+        return true;
+      }
+  return false;
 }
 
 /* Heap bytes: entries, hit frames, live list, table, key copies, handles. */

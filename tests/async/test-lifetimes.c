@@ -48,18 +48,31 @@ counter (PscCache *cache, PscObjectKind kind, PscCounter c)
   return psc_cache_get_counter (cache, kind, c);
 }
 
-static VkPipeline
-get_compute (Fixture *f, VkShaderModule module, float value)
-{
+/* The harness's compute create info with another module and
+ * specialization value (storage in *c). */
+typedef struct {
   VkComputePipelineCreateInfo ci;
   VkSpecializationInfo spec;
   VkSpecializationMapEntry entry;
-  float v;
-  psc_test_compute_info_init (&ci, &spec, &entry, &v, &f->o);
-  v = value;
-  ci.stage.module = module;
+  float value;
+} Compute;
+
+static const VkComputePipelineCreateInfo *
+compute_info (Compute *c, const Fixture *f, VkShaderModule module, float value)
+{
+  psc_test_compute_info_init (&c->ci, &c->spec, &c->entry, &c->value, &f->o);
+  c->value = value;
+  c->ci.stage.module = module;
+  return &c->ci;
+}
+
+static VkPipeline
+get_compute (Fixture *f, VkShaderModule module, float value)
+{
+  Compute c;
   g_autoptr(GError) error = NULL;
-  VkPipeline p = psc_cache_get_compute_pipeline (f->cache, &ci, &error);
+  VkPipeline p = psc_cache_get_compute_pipeline (f->cache, compute_info (&c, f, module, value),
+                                                 &error);
   g_assert_no_error (error);
   g_assert_true (p != VK_NULL_HANDLE);
   return p;
@@ -232,15 +245,10 @@ test_stale_shader_id (void)
 static guint32
 prepare_compute (Fixture *f, VkShaderModule module, float value)
 {
-  VkComputePipelineCreateInfo ci;
-  VkSpecializationInfo spec;
-  VkSpecializationMapEntry entry;
-  float v;
-  psc_test_compute_info_init (&ci, &spec, &entry, &v, &f->o);
-  v = value;
-  ci.stage.module = module;
+  Compute c;
   g_autoptr(GError) error = NULL;
-  guint32 key = psc_cache_prepare_compute_pipeline (f->cache, &ci, &error);
+  guint32 key = psc_cache_prepare_compute_pipeline (f->cache, compute_info (&c, f, module, value),
+                                                    &error);
   g_assert_no_error (error);
   return key;
 }
@@ -315,13 +323,9 @@ test_reload_old_handle (void)
 
   next_frames (&f, 1);
   g_assert_cmpuint (psc_cache_get_shader_id (f.cache, old), ==, 0);
-  VkComputePipelineCreateInfo ci;
-  VkSpecializationInfo spec;
-  VkSpecializationMapEntry entry;
-  float v;
-  psc_test_compute_info_init (&ci, &spec, &entry, &v, &f.o);
-  ci.stage.module = old;
-  g_assert_true (psc_cache_get_compute_pipeline (f.cache, &ci, &error) == VK_NULL_HANDLE);
+  Compute c;
+  g_assert_true (psc_cache_get_compute_pipeline (f.cache, compute_info (&c, &f, old, 7.0f), &error)
+                 == VK_NULL_HANDLE);
   g_assert_error (error, PSC_ERROR, PSC_ERROR_FOREIGN_HANDLE);
   f.o.cs = m;
   psc_test_harness_finish (f.h);

@@ -224,10 +224,18 @@ test_walk_and_memory_follow_live (void)
       seen++;
     }
   g_assert_cmpuint (seen, ==, keep);
-  /* A downward walk may release the entry it is at. */
-  for (uint32_t pos = psc_store_live_count (s); pos-- > 0;)
-    if (pos % 2 == 0)
-      psc_store_release (s, psc_store_live_at (s, pos));
+  /* A walk (psc_store_walk) visits each live entry once and may release
+   * the entry it is at. */
+  g_autofree uint8_t *visited = g_new0 (uint8_t, s->top);
+  uint32_t visits = 0;
+  PscLiveWalk walk = psc_store_walk (s);
+  for (uint32_t i; psc_live_next (&walk, &i);)
+    {
+      g_assert_cmpuint (visited[i]++, ==, 0);
+      if (visits++ % 2 == 0)
+        psc_store_release (s, i);
+    }
+  g_assert_cmpuint (visits, ==, keep);
   g_assert_cmpuint (psc_store_live_count (s), ==, keep / 2);
   for (uint32_t i = 0; i < keep; i++)
     {
