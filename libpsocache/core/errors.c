@@ -8,8 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Messages are bounded on purpose: a request failure never allocates. */
+/* Messages are bounded on purpose: a request failure never allocates.
+ * (GCC warns about the truncation it sees; clang has no such warning.) */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 
 PscStatus
 psc_core_fail (PscCoreError *err, PscStatus status, const char *path,

@@ -4,7 +4,6 @@
  */
 #include "table.h"
 
-#include <malloc.h>
 #include <stdlib.h>
 
 #define MIN_SLOTS 64u
@@ -22,14 +21,6 @@ slots_new (size_t n)
   return s;
 }
 
-static size_t
-key_heap_bytes (const void *copy)
-{
-  /* What the allocator really holds for a copy: its usable size plus the
-   * chunk header. */
-  return malloc_usable_size ((void *) copy) + sizeof (size_t);
-}
-
 PscTable *
 psc_table_new (void)
 {
@@ -43,6 +34,7 @@ psc_table_new (void)
       return NULL;
     }
   t->mask = MIN_SLOTS - 1;
+  psc_keyheap_init (&t->keys);
   return t;
 }
 
@@ -59,7 +51,8 @@ psc_table_free (PscTable *t)
     return;
   for (size_t i = 0; i <= t->mask; i++)
     if (slot_live (&t->slots[i]))
-      free ((void *) t->slots[i].key);
+      psc_keyheap_release (&t->keys, t->slots[i].key, t->slots[i].key_len);
+  psc_keyheap_fini (&t->keys);
   free (t->slots);
   free (t);
 }
@@ -152,10 +145,9 @@ psc_table_insert_at (PscTable *t, uint64_t hash, const PscProbe *p, const void *
     return psc_core_fail (err, PSC_STATUS_CAPACITY, "",
                           "collision bucket full: %u distinct keys already share hash 0x%016llx",
                           (unsigned) PSC_COLLISION_BUCKET_CAPACITY, (unsigned long long) hash);
-  uint8_t *copy = malloc (len);
+  uint8_t *copy = psc_keyheap_copy (&t->keys, key, len);
   if (copy == NULL)
     return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory storing a key");
-  memcpy (copy, key, len);
 
   uint32_t i = p->insert;
   /* Filling an empty slot: keep the load (tombstones included) under 70%.
@@ -166,7 +158,7 @@ psc_table_insert_at (PscTable *t, uint64_t hash, const PscProbe *p, const void *
       size_t n = t->mask + 1;
       if (!rehash (t, t->count * 2 >= n ? n * 2 : n))
         {
-          free (copy);
+          psc_keyheap_release (&t->keys, copy, len);
           return psc_core_fail (err, PSC_STATUS_FAILED, "", "out of memory growing a table");
         }
       i = free_slot_for (t, hash);
@@ -176,7 +168,6 @@ psc_table_insert_at (PscTable *t, uint64_t hash, const PscProbe *p, const void *
     t->used++;
   *s = (PscTableItem) { .hash = hash, .key = copy, .key_len = (uint32_t) len, .value = value };
   t->count++;
-  t->key_bytes += key_heap_bytes (copy);
   if (slot != NULL)
     *slot = i;
   return PSC_STATUS_OK;
@@ -202,8 +193,7 @@ psc_table_remove_slot (PscTable *t, uint32_t slot)
   PscTableItem *s = &t->slots[slot];
   if (!slot_live (s))
     return;
-  t->key_bytes -= key_heap_bytes (s->key);
-  free ((void *) s->key);
+  psc_keyheap_release (&t->keys, s->key, s->key_len);
   *s = (PscTableItem) { .key = &tombstone };
   t->count--;
   /* Memory follows what is alive: an eighth full, halve (or more). */
@@ -236,7 +226,7 @@ psc_table_count (const PscTable *t)
 size_t
 psc_table_host_bytes (const PscTable *t)
 {
-  return sizeof *t + (t->mask + 1) * sizeof *t->slots + t->key_bytes;
+  return sizeof *t + (t->mask + 1) * sizeof *t->slots + t->keys.bytes;
 }
 
 uint32_t

@@ -3,8 +3,9 @@
  *
  * Open addressing with linear probing over a power-of-two slot array. The
  * 64-bit XXH3 of a key picks the slot; each slot keeps the full hash, the
- * key length and the table's own copy of the key bytes (made at insertion,
- * freed at removal: memory follows what is alive). Keys are compared in
+ * key length and the table's own copy of the key bytes (made at insertion
+ * in the table's key heap, keyheap.h, and given back at removal: memory
+ * follows what is alive). Keys are compared in
  * full on every hash match. Distinct keys sharing one full 64-bit hash form
  * a "collision bucket" of at most PSC_COLLISION_BUCKET_CAPACITY; inserting
  * one more fails with PSC_STATUS_CAPACITY and changes nothing.
@@ -24,6 +25,7 @@
 #pragma once
 
 #include "psc-core.h"
+#include "keyheap.h"
 
 #include <string.h>
 
@@ -52,7 +54,7 @@ typedef struct {
   size_t mask;           /* slot count - 1 */
   size_t count;          /* live items */
   size_t used;           /* live items + tombstones */
-  size_t key_bytes;      /* heap bytes of the key copies */
+  PscKeyHeap keys;       /* the key copies, close together */
   PscTableMovedFn moved;
   void *moved_ctx;
 } PscTable;
