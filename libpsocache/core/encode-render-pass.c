@@ -74,32 +74,29 @@ put_refs (const VkAttachmentReference *refs, uint32_t n, const AttInfo *att,
   return PSC_STATUS_OK;
 }
 
-PscStatus
-psc_encode_render_pass (const VkRenderPassCreateInfo *ci, PscKeyWriter *w, PscCoreError *err)
+/* The multiview structure of the chain (or NULL), after checking the
+ * chain, the flags and the counts. */
+static PscStatus
+check_pass (const VkRenderPassCreateInfo *ci, const VkRenderPassMultiviewCreateInfo **mv_out,
+            uint32_t *mv_index, PscCoreError *err)
 {
-  if (ci == NULL)
-    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL", "pCreateInfo");
   if (ci->sType != VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO)
     return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT, "sType",
                              "%u is not VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO",
                              (unsigned) ci->sType);
-
   const VkRenderPassMultiviewCreateInfo *mv = NULL;
-  uint32_t mv_index = 0;
   uint32_t i = 0;
   for (const VkBaseInStructure *n = ci->pNext; n != NULL; n = n->pNext, i++)
     {
-      if (n->sType == VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO)
-        {
-          if (mv != NULL)
-            return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
-                                "structure appears twice in the chain", "pNext[%u].sType", i);
-          mv = (const void *) n;
-          mv_index = i;
-        }
-      else
+      if (n->sType != VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO)
         return psc_fail_stype (err, n->sType, "pNext[%u].sType", i);
+      if (mv != NULL)
+        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                            "structure appears twice in the chain", "pNext[%u].sType", i);
+      mv = (const void *) n;
+      *mv_index = i;
     }
+  *mv_out = mv;
 
   if (ci->flags != 0)
     return psc_fail_flags (err, ci->flags, "flags");
@@ -121,49 +118,56 @@ psc_encode_render_pass (const VkRenderPassCreateInfo *ci, PscKeyWriter *w, PscCo
   if (ci->dependencyCount > 0 && ci->pDependencies == NULL)
     return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with dependencyCount > 0",
                         "pDependencies");
+  return PSC_STATUS_OK;
+}
 
-  const uint32_t *view_masks = NULL;
-  const int32_t *view_offsets = NULL;
-  uint32_t correlation_count = 0;
-  if (mv != NULL)
-    {
-      char p[128];
-      if (mv->subpassCount != 0 && mv->subpassCount != ci->subpassCount)
-        return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
-                                 psc_pathf (p, "pNext[%u].subpassCount", mv_index),
-                                 "%u, but subpassCount is %u (must be 0 or equal)",
-                                 mv->subpassCount, ci->subpassCount);
-      if (mv->dependencyCount != 0 && mv->dependencyCount != ci->dependencyCount)
-        return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
-                                 psc_pathf (p, "pNext[%u].dependencyCount", mv_index),
-                                 "%u, but dependencyCount is %u (must be 0 or equal)",
-                                 mv->dependencyCount, ci->dependencyCount);
-      if (mv->correlationMaskCount > PSC_MAX_CORRELATION_MASKS)
-        return psc_fail_capacity (err, mv->correlationMaskCount, PSC_MAX_CORRELATION_MASKS,
-                                  "pNext[%u].correlationMaskCount", mv_index);
-      if ((mv->subpassCount && mv->pViewMasks == NULL)
-          || (mv->dependencyCount && mv->pViewOffsets == NULL)
-          || (mv->correlationMaskCount && mv->pCorrelationMasks == NULL))
-        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL array with a non-zero count",
-                            "pNext[%u]", mv_index);
-      view_masks = mv->subpassCount ? mv->pViewMasks : NULL;
-      view_offsets = mv->dependencyCount ? mv->pViewOffsets : NULL;
-      correlation_count = mv->correlationMaskCount;
-    }
+/* What VkRenderPassMultiviewCreateInfo adds to the key. */
+typedef struct {
+  const uint32_t *view_masks;
+  const int32_t *view_offsets;
+  const uint32_t *correlation_masks;
+  uint32_t correlation_count;
+} Multiview;
 
-  PscKeyRenderPass h = {
-    .tag = PSC_TAG_RENDER_PASS,
-    .flags = ci->flags,
-    .attachment_count = (uint8_t) ci->attachmentCount,
-    .subpass_count = (uint8_t) ci->subpassCount,
-    .dependency_count = (uint8_t) ci->dependencyCount,
-    .correlation_count = (uint8_t) correlation_count,
-  };
-  if (!psc_kw_put (w, &h, sizeof h))
-    return psc_fail_key_full (err, w);
+static PscStatus
+check_multiview (const VkRenderPassCreateInfo *ci, const VkRenderPassMultiviewCreateInfo *mv,
+                 uint32_t mv_index, Multiview *out, PscCoreError *err)
+{
+  *out = (Multiview) { 0 };
+  if (mv == NULL)
+    return PSC_STATUS_OK;
+  char p[128];
+  if (mv->subpassCount != 0 && mv->subpassCount != ci->subpassCount)
+    return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                             psc_pathf (p, "pNext[%u].subpassCount", mv_index),
+                             "%u, but subpassCount is %u (must be 0 or equal)",
+                             mv->subpassCount, ci->subpassCount);
+  if (mv->dependencyCount != 0 && mv->dependencyCount != ci->dependencyCount)
+    return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                             psc_pathf (p, "pNext[%u].dependencyCount", mv_index),
+                             "%u, but dependencyCount is %u (must be 0 or equal)",
+                             mv->dependencyCount, ci->dependencyCount);
+  if (mv->correlationMaskCount > PSC_MAX_CORRELATION_MASKS)
+    return psc_fail_capacity (err, mv->correlationMaskCount, PSC_MAX_CORRELATION_MASKS,
+                              "pNext[%u].correlationMaskCount", mv_index);
+  if ((mv->subpassCount && mv->pViewMasks == NULL)
+      || (mv->dependencyCount && mv->pViewOffsets == NULL)
+      || (mv->correlationMaskCount && mv->pCorrelationMasks == NULL))
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL array with a non-zero count",
+                        "pNext[%u]", mv_index);
+  out->view_masks = mv->subpassCount ? mv->pViewMasks : NULL;
+  out->view_offsets = mv->dependencyCount ? mv->pViewOffsets : NULL;
+  out->correlation_masks = mv->pCorrelationMasks;
+  out->correlation_count = mv->correlationMaskCount;
+  return PSC_STATUS_OK;
+}
 
-  AttInfo att = { .count = ci->attachmentCount };
-  for (i = 0; i < ci->attachmentCount; i++)
+static PscStatus
+encode_attachments (const VkRenderPassCreateInfo *ci, AttInfo *att, PscKeyWriter *w,
+                    PscCoreError *err)
+{
+  *att = (AttInfo) { .count = ci->attachmentCount };
+  for (uint32_t i = 0; i < ci->attachmentCount; i++)
     {
       const VkAttachmentDescription *a = &ci->pAttachments[i];
       PscKeyAttachment k;
@@ -177,118 +181,159 @@ psc_encode_render_pass (const VkRenderPassCreateInfo *ci, PscKeyWriter *w, PscCo
       if (!psc_enum_samples (a->samples, &k.samples))
         return psc_fail_enum (err, (int32_t) a->samples, "pAttachments[%u].samples", i);
       k.flags = (uint8_t) a->flags;
-      att.samples[i] = k.samples;
+      att->samples[i] = k.samples;
       if (!psc_kw_put (w, &k, sizeof k))
         return psc_fail_key_full (err, w);
     }
+  return PSC_STATUS_OK;
+}
 
-  for (uint32_t s = 0; s < ci->subpassCount; s++)
+/* A subpass's flags, bind point, counts and arrays. */
+static PscStatus
+check_subpass (const VkSubpassDescription *sd, uint32_t s, PscCoreError *err)
+{
+  if (sd->flags != 0)
+    return psc_fail_flags (err, sd->flags, "pSubpasses[%u].flags", s);
+  if (sd->pipelineBindPoint != VK_PIPELINE_BIND_POINT_GRAPHICS)
+    return psc_fail_enum (err, (int32_t) sd->pipelineBindPoint,
+                          "pSubpasses[%u].pipelineBindPoint", s);
+  if (sd->inputAttachmentCount > PSC_MAX_SUBPASS_REFS)
+    return psc_fail_capacity (err, sd->inputAttachmentCount, PSC_MAX_SUBPASS_REFS,
+                              "pSubpasses[%u].inputAttachmentCount", s);
+  if (sd->colorAttachmentCount > PSC_MAX_SUBPASS_REFS)
+    return psc_fail_capacity (err, sd->colorAttachmentCount, PSC_MAX_SUBPASS_REFS,
+                              "pSubpasses[%u].colorAttachmentCount", s);
+  if (sd->preserveAttachmentCount > PSC_MAX_PRESERVE_REFS)
+    return psc_fail_capacity (err, sd->preserveAttachmentCount, PSC_MAX_PRESERVE_REFS,
+                              "pSubpasses[%u].preserveAttachmentCount", s);
+  if (sd->inputAttachmentCount && sd->pInputAttachments == NULL)
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with inputAttachmentCount > 0",
+                        "pSubpasses[%u].pInputAttachments", s);
+  if (sd->colorAttachmentCount && sd->pColorAttachments == NULL)
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with colorAttachmentCount > 0",
+                        "pSubpasses[%u].pColorAttachments", s);
+  if (sd->preserveAttachmentCount && sd->pPreserveAttachments == NULL)
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
+                        "NULL with preserveAttachmentCount > 0",
+                        "pSubpasses[%u].pPreserveAttachments", s);
+  return PSC_STATUS_OK;
+}
+
+/* The depth/stencil reference must name an attachment whose sample count
+ * the colour attachments share. */
+static PscStatus
+check_depth (uint32_t depth, uint8_t common, const AttInfo *att, uint32_t s, PscCoreError *err)
+{
+  char p[128];
+  if (depth == ATT_UNUSED)
+    return PSC_STATUS_OK;
+  if (depth >= att->count)
+    return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                             psc_pathf (p, "pSubpasses[%u].pDepthStencilAttachment->attachment", s),
+                             "%u >= attachmentCount %u", depth, att->count);
+  if (common != 0 && common != att->samples[depth])
+    return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                             psc_pathf (p, "pSubpasses[%u].pDepthStencilAttachment", s),
+                             "attachment %u has %u samples, but the subpass's colour "
+                             "attachments have %u (a common sample count is required)",
+                             depth, att->samples[depth], common);
+  return PSC_STATUS_OK;
+}
+
+/* Resolve references (written only when one is used): single-sampled. */
+static PscStatus
+encode_resolves (const VkSubpassDescription *sd, uint32_t resolve_count, const AttInfo *att,
+                 uint32_t s, PscKeyWriter *w, PscCoreError *err)
+{
+  if (resolve_count == 0)
+    return PSC_STATUS_OK;
+  char p[128];
+  uint8_t unused_common = 0;
+  PscStatus st = put_refs (sd->pResolveAttachments, resolve_count, att, s,
+                           "pResolveAttachments", false, &unused_common, w, err);
+  if (st != PSC_STATUS_OK)
+    return st;
+  for (uint32_t j = 0; j < resolve_count; j++)
     {
-      const VkSubpassDescription *sd = &ci->pSubpasses[s];
-      char p[128];
-      if (sd->flags != 0)
-        return psc_fail_flags (err, sd->flags, "pSubpasses[%u].flags", s);
-      if (sd->pipelineBindPoint != VK_PIPELINE_BIND_POINT_GRAPHICS)
-        return psc_fail_enum (err, (int32_t) sd->pipelineBindPoint,
-                              "pSubpasses[%u].pipelineBindPoint", s);
-      if (sd->inputAttachmentCount > PSC_MAX_SUBPASS_REFS)
-        return psc_fail_capacity (err, sd->inputAttachmentCount, PSC_MAX_SUBPASS_REFS,
-                                  "pSubpasses[%u].inputAttachmentCount", s);
-      if (sd->colorAttachmentCount > PSC_MAX_SUBPASS_REFS)
-        return psc_fail_capacity (err, sd->colorAttachmentCount, PSC_MAX_SUBPASS_REFS,
-                                  "pSubpasses[%u].colorAttachmentCount", s);
-      if (sd->preserveAttachmentCount > PSC_MAX_PRESERVE_REFS)
-        return psc_fail_capacity (err, sd->preserveAttachmentCount, PSC_MAX_PRESERVE_REFS,
-                                  "pSubpasses[%u].preserveAttachmentCount", s);
-      if (sd->inputAttachmentCount && sd->pInputAttachments == NULL)
-        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with inputAttachmentCount > 0",
-                            "pSubpasses[%u].pInputAttachments", s);
-      if (sd->colorAttachmentCount && sd->pColorAttachments == NULL)
-        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL with colorAttachmentCount > 0",
-                            "pSubpasses[%u].pColorAttachments", s);
-      if (sd->preserveAttachmentCount && sd->pPreserveAttachments == NULL)
-        return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT,
-                            "NULL with preserveAttachmentCount > 0",
-                            "pSubpasses[%u].pPreserveAttachments", s);
-
-      /* A resolve array of only VK_ATTACHMENT_UNUSED equals NULL. */
-      uint32_t resolve_count = 0;
-      if (sd->pResolveAttachments != NULL)
-        for (uint32_t j = 0; j < sd->colorAttachmentCount; j++)
-          if (sd->pResolveAttachments[j].attachment != ATT_UNUSED)
-            {
-              resolve_count = sd->colorAttachmentCount;
-              break;
-            }
-
-      uint32_t depth = sd->pDepthStencilAttachment ? sd->pDepthStencilAttachment->attachment
-                                                   : ATT_UNUSED;
-      PscKeySubpass k = {
-        .flags = sd->flags,
-        .bind_point = (uint32_t) sd->pipelineBindPoint,
-        .view_mask = view_masks ? view_masks[s] : 0,
-        .depth_stencil = depth,
-        .input_count = (uint8_t) sd->inputAttachmentCount,
-        .color_count = (uint8_t) sd->colorAttachmentCount,
-        .resolve_count = (uint8_t) resolve_count,
-        .preserve_count = (uint8_t) sd->preserveAttachmentCount,
-      };
-      if (!psc_kw_put (w, &k, sizeof k))
-        return psc_fail_key_full (err, w);
-
-      uint8_t common = 0;
-      PscStatus st;
-      st = put_refs (sd->pInputAttachments, sd->inputAttachmentCount, &att, s,
-                     "pInputAttachments", false, &common, w, err);
-      if (st != PSC_STATUS_OK)
-        return st;
-      st = put_refs (sd->pColorAttachments, sd->colorAttachmentCount, &att, s,
-                     "pColorAttachments", true, &common, w, err);
-      if (st != PSC_STATUS_OK)
-        return st;
-      if (depth != ATT_UNUSED)
-        {
-          if (depth >= att.count)
-            return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
-                                     psc_pathf (p, "pSubpasses[%u].pDepthStencilAttachment->attachment", s),
-                                     "%u >= attachmentCount %u", depth, att.count);
-          if (common != 0 && common != att.samples[depth])
-            return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
-                                     psc_pathf (p, "pSubpasses[%u].pDepthStencilAttachment", s),
-                                     "attachment %u has %u samples, but the subpass's colour "
-                                     "attachments have %u (a common sample count is required)",
-                                     depth, att.samples[depth], common);
-        }
-      if (resolve_count)
-        {
-          uint8_t unused_common = 0;
-          st = put_refs (sd->pResolveAttachments, resolve_count, &att, s,
-                         "pResolveAttachments", false, &unused_common, w, err);
-          if (st != PSC_STATUS_OK)
-            return st;
-          for (uint32_t j = 0; j < resolve_count; j++)
-            {
-              uint32_t a = sd->pResolveAttachments[j].attachment;
-              if (a != ATT_UNUSED && att.samples[a] != 1)
-                return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
-                                         psc_pathf (p, "pSubpasses[%u].pResolveAttachments[%u]", s, j),
-                                         "resolve attachment %u has %u samples (must be 1)",
-                                         a, att.samples[a]);
-            }
-        }
-      for (uint32_t j = 0; j < sd->preserveAttachmentCount; j++)
-        {
-          uint32_t a = sd->pPreserveAttachments[j];
-          if (a >= att.count)
-            return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
-                                     psc_pathf (p, "pSubpasses[%u].pPreserveAttachments[%u]", s, j),
-                                     "%u >= attachmentCount %u", a, att.count);
-          if (!psc_kw_put (w, &a, sizeof a))
-            return psc_fail_key_full (err, w);
-        }
+      uint32_t a = sd->pResolveAttachments[j].attachment;
+      if (a != ATT_UNUSED && att->samples[a] != 1)
+        return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                                 psc_pathf (p, "pSubpasses[%u].pResolveAttachments[%u]", s, j),
+                                 "resolve attachment %u has %u samples (must be 1)",
+                                 a, att->samples[a]);
     }
+  return PSC_STATUS_OK;
+}
 
-  for (i = 0; i < ci->dependencyCount; i++)
+static PscStatus
+encode_preserves (const VkSubpassDescription *sd, const AttInfo *att, uint32_t s,
+                  PscKeyWriter *w, PscCoreError *err)
+{
+  char p[128];
+  for (uint32_t j = 0; j < sd->preserveAttachmentCount; j++)
+    {
+      uint32_t a = sd->pPreserveAttachments[j];
+      if (a >= att->count)
+        return psc_fail_detailf (err, PSC_STATUS_INVALID_ARGUMENT,
+                                 psc_pathf (p, "pSubpasses[%u].pPreserveAttachments[%u]", s, j),
+                                 "%u >= attachmentCount %u", a, att->count);
+      if (!psc_kw_put (w, &a, sizeof a))
+        return psc_fail_key_full (err, w);
+    }
+  return PSC_STATUS_OK;
+}
+
+static PscStatus
+encode_subpass (const VkSubpassDescription *sd, uint32_t s, const Multiview *mv,
+                const AttInfo *att, PscKeyWriter *w, PscCoreError *err)
+{
+  PscStatus st = check_subpass (sd, s, err);
+  if (st != PSC_STATUS_OK)
+    return st;
+  /* A resolve array of only VK_ATTACHMENT_UNUSED equals NULL. */
+  uint32_t resolve_count = 0;
+  if (sd->pResolveAttachments != NULL)
+    for (uint32_t j = 0; j < sd->colorAttachmentCount; j++)
+      if (sd->pResolveAttachments[j].attachment != ATT_UNUSED)
+        {
+          resolve_count = sd->colorAttachmentCount;
+          break;
+        }
+  const uint32_t depth = sd->pDepthStencilAttachment ? sd->pDepthStencilAttachment->attachment
+                                                     : ATT_UNUSED;
+  PscKeySubpass k = {
+    .flags = sd->flags,
+    .bind_point = (uint32_t) sd->pipelineBindPoint,
+    .view_mask = mv->view_masks ? mv->view_masks[s] : 0,
+    .depth_stencil = depth,
+    .input_count = (uint8_t) sd->inputAttachmentCount,
+    .color_count = (uint8_t) sd->colorAttachmentCount,
+    .resolve_count = (uint8_t) resolve_count,
+    .preserve_count = (uint8_t) sd->preserveAttachmentCount,
+  };
+  if (!psc_kw_put (w, &k, sizeof k))
+    return psc_fail_key_full (err, w);
+
+  uint8_t common = 0;
+  st = put_refs (sd->pInputAttachments, sd->inputAttachmentCount, att, s,
+                 "pInputAttachments", false, &common, w, err);
+  if (st == PSC_STATUS_OK)
+    st = put_refs (sd->pColorAttachments, sd->colorAttachmentCount, att, s,
+                   "pColorAttachments", true, &common, w, err);
+  if (st == PSC_STATUS_OK)
+    st = check_depth (depth, common, att, s, err);
+  if (st == PSC_STATUS_OK)
+    st = encode_resolves (sd, resolve_count, att, s, w, err);
+  if (st == PSC_STATUS_OK)
+    st = encode_preserves (sd, att, s, w, err);
+  return st;
+}
+
+static PscStatus
+encode_dependencies (const VkRenderPassCreateInfo *ci, const Multiview *mv, PscKeyWriter *w,
+                     PscCoreError *err)
+{
+  for (uint32_t i = 0; i < ci->dependencyCount; i++)
     {
       const VkSubpassDependency *d = &ci->pDependencies[i];
       char p[128];
@@ -310,14 +355,48 @@ psc_encode_render_pass (const VkRenderPassCreateInfo *ci, PscKeyWriter *w, PscCo
         .src_access_mask = d->srcAccessMask,
         .dst_access_mask = d->dstAccessMask,
         .dependency_flags = d->dependencyFlags,
-        .view_offset = view_offsets ? view_offsets[i] : 0,
+        .view_offset = mv->view_offsets ? mv->view_offsets[i] : 0,
       };
       if (!psc_kw_put (w, &k, sizeof k))
         return psc_fail_key_full (err, w);
     }
+  return PSC_STATUS_OK;
+}
 
-  if (correlation_count
-      && !psc_kw_put (w, mv->pCorrelationMasks, correlation_count * sizeof (uint32_t)))
+PscStatus
+psc_encode_render_pass (const VkRenderPassCreateInfo *ci, PscKeyWriter *w, PscCoreError *err)
+{
+  if (ci == NULL)
+    return psc_fail_at (err, PSC_STATUS_INVALID_ARGUMENT, "NULL", "pCreateInfo");
+  const VkRenderPassMultiviewCreateInfo *vk_mv = NULL;
+  uint32_t mv_index = 0;
+  Multiview mv;
+  PscStatus st = check_pass (ci, &vk_mv, &mv_index, err);
+  if (st == PSC_STATUS_OK)
+    st = check_multiview (ci, vk_mv, mv_index, &mv, err);
+  if (st != PSC_STATUS_OK)
+    return st;
+
+  PscKeyRenderPass h = {
+    .tag = PSC_TAG_RENDER_PASS,
+    .flags = ci->flags,
+    .attachment_count = (uint8_t) ci->attachmentCount,
+    .subpass_count = (uint8_t) ci->subpassCount,
+    .dependency_count = (uint8_t) ci->dependencyCount,
+    .correlation_count = (uint8_t) mv.correlation_count,
+  };
+  if (!psc_kw_put (w, &h, sizeof h))
+    return psc_fail_key_full (err, w);
+  AttInfo att;
+  st = encode_attachments (ci, &att, w, err);
+  for (uint32_t s = 0; st == PSC_STATUS_OK && s < ci->subpassCount; s++)
+    st = encode_subpass (&ci->pSubpasses[s], s, &mv, &att, w, err);
+  if (st == PSC_STATUS_OK)
+    st = encode_dependencies (ci, &mv, w, err);
+  if (st != PSC_STATUS_OK)
+    return st;
+  if (mv.correlation_count
+      && !psc_kw_put (w, mv.correlation_masks, mv.correlation_count * sizeof (uint32_t)))
     return psc_fail_key_full (err, w);
   return PSC_STATUS_OK;
 }
