@@ -326,12 +326,6 @@ psc_workers_cancel (PscWorkers *w, uint32_t slot)
   atomic_store (&w->jobs[slot].cancelled, true);
 }
 
-bool
-psc_workers_started (const PscWorkers *w)
-{
-  return w->threads_started > 0;
-}
-
 uint32_t
 psc_workers_done (PscWorkers *w)
 {

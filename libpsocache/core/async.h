@@ -111,7 +111,6 @@ PSC_INTERNAL void psc_workers_give_back (PscWorkers *w, uint32_t slot);
  * one. */
 PSC_INTERNAL PscStatus psc_workers_submit (PscWorkers *w, uint32_t slot, PscCoreError *err);
 PSC_INTERNAL void psc_workers_cancel (PscWorkers *w, uint32_t slot);
-PSC_INTERNAL bool psc_workers_started (const PscWorkers *w);
 /* Completions posted now. */
 PSC_INTERNAL uint32_t psc_workers_done (PscWorkers *w);
 /* Takes the oldest completion: its worker cache is merged into the main

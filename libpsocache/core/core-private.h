@@ -168,12 +168,6 @@ psc_core_hash (const PscCore *core, const void *key, size_t len)
   return XXH3_64bits (key, len);
 }
 
-static inline PscStore *
-psc_core_store (const PscCore *core, PscKind kind)
-{
-  return core->stores[kind];
-}
-
 static inline PscEntry *
 psc_core_entry (const PscCore *core, PscKind kind, uint32_t index)
 {

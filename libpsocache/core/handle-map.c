@@ -70,22 +70,15 @@ psc_handle_map_set (PscHandleMap *m, uint64_t handle, uint32_t value)
 {
   if (handle == 0 || handle == HM_TOMB)
     return false;
-  size_t i = hm_index (handle, m->mask);
-  for (;;)
+  HandleSlot *s = hm_find (m, handle);
+  if (s != NULL)
     {
-      HandleSlot *s = &m->slots[i];
-      if (s->handle == 0)
-        break;
-      if (s->handle == handle)
-        {
-          s->value = value;
-          return true;
-        }
-      i = (i + 1) & m->mask;
+      s->value = value;
+      return true;
     }
   if ((m->used + 1) * 10 > (m->mask + 1) * 7 && !hm_grow (m))
     return false;
-  i = hm_index (handle, m->mask);
+  size_t i = hm_index (handle, m->mask);
   while (m->slots[i].handle != 0 && m->slots[i].handle != HM_TOMB)
     i = (i + 1) & m->mask;
   if (m->slots[i].handle == 0)
@@ -96,49 +89,33 @@ psc_handle_map_set (PscHandleMap *m, uint64_t handle, uint32_t value)
   return true;
 }
 
-bool
-psc_handle_map_remove (PscHandleMap *m, uint64_t handle)
+/* Memory follows what is alive: an eighth full, shrink (a failed rehash
+ * keeps the larger array). */
+static void
+hm_shrink_if_sparse (PscHandleMap *m)
 {
-  if (handle == 0 || handle == HM_TOMB)
-    return false;
-  size_t i = hm_index (handle, m->mask);
-  for (;;)
-    {
-      HandleSlot *s = &m->slots[i];
-      if (s->handle == 0)
-        return false;
-      if (s->handle == handle)
-        {
-          s->handle = HM_TOMB;
-          m->count--;
-          /* Memory follows what is alive: an eighth full, shrink. */
-          if (m->mask + 1 > MIN_SLOTS && m->count * 8 < m->mask + 1)
-            {
-              size_t want = MIN_SLOTS;
-              while (want < m->count * 4)
-                want *= 2;
-              hm_rehash (m, want);
-            }
-          return true;
-        }
-      i = (i + 1) & m->mask;
-    }
+  if (m->mask + 1 <= MIN_SLOTS || m->count * 8 >= m->mask + 1)
+    return;
+  size_t want = MIN_SLOTS;
+  while (want < m->count * 4)
+    want *= 2;
+  hm_rehash (m, want);
 }
 
 bool
-psc_handle_map_get (const PscHandleMap *m, uint64_t handle, uint32_t *value)
+psc_handle_map_remove (PscHandleMap *m, uint64_t handle)
 {
-  return psc_handle_map_lookup (m, handle, value);
+  HandleSlot *s = hm_find (m, handle);
+  if (s == NULL)
+    return false;
+  s->handle = HM_TOMB;
+  m->count--;
+  hm_shrink_if_sparse (m);
+  return true;
 }
 
 size_t
 psc_handle_map_host_bytes (const PscHandleMap *m)
 {
   return sizeof *m + (m->mask + 1) * sizeof *m->slots;
-}
-
-size_t
-psc_handle_map_count (const PscHandleMap *m)
-{
-  return m->count;
 }

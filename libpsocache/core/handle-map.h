@@ -35,32 +35,36 @@ hm_index (uint64_t h, size_t mask)
   return (size_t) h & mask;
 }
 
+/* The slot that holds handle, or NULL (also for 0 and the tombstone). */
+static inline HandleSlot *
+hm_find (const PscHandleMap *m, uint64_t handle)
+{
+  if (handle == 0 || handle == HM_TOMB)
+    return NULL;
+  for (size_t i = hm_index (handle, m->mask);; i = (i + 1) & m->mask)
+    {
+      HandleSlot *s = &m->slots[i];
+      if (s->handle == handle)
+        return s;
+      if (s->handle == 0)
+        return NULL;
+    }
+}
+
 static inline bool
 psc_handle_map_lookup (const PscHandleMap *m, uint64_t handle, uint32_t *value)
 {
-  if (handle == 0 || handle == HM_TOMB)
+  const HandleSlot *s = hm_find (m, handle);
+  if (s == NULL)
     return false;
-  size_t i = hm_index (handle, m->mask);
-  for (;;)
-    {
-      const HandleSlot *s = &m->slots[i];
-      if (s->handle == handle)
-        {
-          *value = s->value;
-          return true;
-        }
-      if (s->handle == 0)
-        return false;
-      i = (i + 1) & m->mask;
-    }
+  *value = s->value;
+  return true;
 }
 
 PSC_INTERNAL PscHandleMap *psc_handle_map_new (void);
 PSC_INTERNAL void psc_handle_map_free (PscHandleMap *m);
-PSC_INTERNAL bool psc_handle_map_get (const PscHandleMap *m, uint64_t handle, uint32_t *value);
 /* Sets (or replaces) a handle's value; false on allocation failure or for
  * handle 0. */
 PSC_INTERNAL bool psc_handle_map_set (PscHandleMap *m, uint64_t handle, uint32_t value);
 PSC_INTERNAL bool psc_handle_map_remove (PscHandleMap *m, uint64_t handle);
-PSC_INTERNAL size_t psc_handle_map_count (const PscHandleMap *m);
 PSC_INTERNAL size_t psc_handle_map_host_bytes (const PscHandleMap *m);

@@ -87,7 +87,7 @@ void
 psc_shaders_pin (PscCore *core, VkShaderModule module)
 {
   uint32_t pins = 0;
-  psc_handle_map_get (core->module_pins, (uint64_t) module, &pins);
+  psc_handle_map_lookup (core->module_pins, (uint64_t) module, &pins);
   /* Out of memory: the job still runs; the module could then die under it
    * only if its shader were released or reloaded meanwhile, and a doomed
    * module is kept until shutdown when this map cannot say. */
@@ -98,7 +98,7 @@ void
 psc_shaders_unpin (PscCore *core, VkShaderModule module)
 {
   uint32_t pins = 0;
-  if (!psc_handle_map_get (core->module_pins, (uint64_t) module, &pins))
+  if (!psc_handle_map_lookup (core->module_pins, (uint64_t) module, &pins))
     return;
   if (pins > 1)
     psc_handle_map_set (core->module_pins, (uint64_t) module, pins - 1);
@@ -110,7 +110,7 @@ static bool
 pinned (const PscCore *core, VkShaderModule module)
 {
   uint32_t pins;
-  return psc_handle_map_get (core->module_pins, (uint64_t) module, &pins);
+  return psc_handle_map_lookup (core->module_pins, (uint64_t) module, &pins);
 }
 
 bool

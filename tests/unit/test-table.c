@@ -134,18 +134,18 @@ test_handle_map (void)
     g_assert_true (psc_handle_map_set (m, i * 0x1000, (uint32_t) i));
   for (uint64_t i = 1; i <= 3000; i++)
     {
-      g_assert_true (psc_handle_map_get (m, i * 0x1000, &v));
+      g_assert_true (psc_handle_map_lookup (m, i * 0x1000, &v));
       g_assert_cmpuint (v, ==, i);
     }
-  g_assert_false (psc_handle_map_get (m, 0x1001, &v));
-  g_assert_false (psc_handle_map_get (m, 0, &v));
+  g_assert_false (psc_handle_map_lookup (m, 0x1001, &v));
+  g_assert_false (psc_handle_map_lookup (m, 0, &v));
   g_assert_false (psc_handle_map_set (m, 0, 1));
   g_assert_true (psc_handle_map_remove (m, 0x1000));
-  g_assert_false (psc_handle_map_get (m, 0x1000, &v));
+  g_assert_false (psc_handle_map_lookup (m, 0x1000, &v));
   g_assert_false (psc_handle_map_remove (m, 0x1000));
   /* A handle value reused by the driver maps to its new value. */
   g_assert_true (psc_handle_map_set (m, 0x1000, 77));
-  g_assert_true (psc_handle_map_get (m, 0x1000, &v));
+  g_assert_true (psc_handle_map_lookup (m, 0x1000, &v));
   g_assert_cmpuint (v, ==, 77);
   psc_handle_map_free (m);
 }
