@@ -5,12 +5,17 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include "persistence.h"
+#include "sanitizer.h"
 #include "scene.h"
 
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The demo's application id: its cache persists under
+ * $XDG_CACHE_HOME/psocache/io.github.psocache.Demo/ unless --no-persist. */
+#define PSC_DEMO_APPLICATION_ID "io.github.psocache.Demo"
 #define LAVAPIPE_ICD "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 
 
@@ -264,6 +269,7 @@ main (int argc, char **argv)
   int workers = 0, reload_at = 0, far_interval = 8, evict_idle = 4, converge_max = 2000;
   gboolean validate = FALSE, pass_through = FALSE, prepared = FALSE;
   gboolean async = FALSE, no_fallbacks = FALSE, no_reload = FALSE;
+  gboolean no_persist = FALSE, json = FALSE;
   GOptionEntry entries[] = {
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_arg,
       "Rendering backend: auto, dynamic or legacy (default: auto)", "BACKEND" },
@@ -297,6 +303,10 @@ main (int argc, char **argv)
       "--async: register no fallbacks: draws are skipped until their pipeline is Ready", NULL },
     { "converge-max", 0, 0, G_OPTION_ARG_INT, &converge_max,
       "--async: at most N extra frames waiting for every pipeline to be Ready (default: 2000)", "N" },
+    { "no-persist", 0, 0, G_OPTION_ARG_NONE, &no_persist,
+      "Persistence off: no application id, nothing read or written under $XDG_CACHE_HOME", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      "End the output with one JSON line (persistence, pipelines, time to the first frame)", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -308,6 +318,9 @@ main (int argc, char **argv)
   PscBackend backend = PSC_BACKEND_AUTO;
   PscDeviceFlags device_flags = PSC_DEVICE_FLAGS_NONE;
   guint validation_errors = 0;
+  guint result_pipelines = 0;
+  g_autoptr(PscStats) final_stats = NULL;
+  double first_frame_ms = 0;
   gboolean failed = FALSE;
 
   setlocale (LC_ALL, "");
@@ -360,6 +373,7 @@ main (int argc, char **argv)
       g_file_test (LAVAPIPE_ICD, G_FILE_TEST_EXISTS))
     g_setenv ("VK_DRIVER_FILES", LAVAPIPE_ICD, TRUE);
 
+  psc_demo_keep_driver_resident ();
   if (validate)
     device_flags |= PSC_DEVICE_FLAGS_VALIDATION;
   if (backend == PSC_BACKEND_LEGACY)
@@ -371,17 +385,15 @@ main (int argc, char **argv)
       g_printerr ("psocache-demo: cannot create a Vulkan device: %s\n", error->message);
       return 1;
     }
-  if (async)
-    {
-      PscCacheOptions cache_options = PSC_CACHE_OPTIONS_INIT;
+  {
+    PscCacheOptions cache_options = PSC_CACHE_OPTIONS_INIT;
 
-      cache_options.workers = (guint) workers;
-      cache = psc_cache_new_full (device, backend, PSC_CACHE_FLAGS_NONE, &cache_options, &error);
-    }
-  else
-    cache = psc_cache_new (device, backend,
-                           pass_through ? PSC_CACHE_FLAGS_PASS_THROUGH : PSC_CACHE_FLAGS_NONE,
-                           &error);
+    cache_options.workers = (guint) workers;
+    cache_options.application_id = no_persist ? NULL : PSC_DEMO_APPLICATION_ID;
+    cache = psc_cache_new_full (device, backend,
+                                pass_through ? PSC_CACHE_FLAGS_PASS_THROUGH : PSC_CACHE_FLAGS_NONE,
+                                &cache_options, &error);
+  }
   if (cache == NULL)
     {
       g_printerr ("psocache-demo: cannot create the cache: %s\n", error->message);
@@ -446,6 +458,10 @@ main (int argc, char **argv)
   if (async)
     print_async_report (cache, &result, (guint) frames);
   print_report (cache, &result);
+  {
+    g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
+    psc_demo_print_persistence (cache, stats);
+  }
 
   if (async)
     {
@@ -469,18 +485,23 @@ main (int argc, char **argv)
         }
       g_print ("\nWrote %s\n", output);
     }
+  result_pipelines = result.graphics_pipelines + result.compute_pipelines;
+  first_frame_ms = ms (result.first_frame_ns);
   psc_demo_scene_result_clear (&result);
 
   /* The scene waited for the device before it went away: nothing the cache
    * owns is in use, so the cache may destroy everything. */
+  psc_cache_close (cache, 0);
+  final_stats = psc_cache_get_stats (cache);
   g_clear_object (&cache);
 
   validation_errors = psc_device_get_validation_error_count (device);
   if (validate)
-    {
-      g_print ("Validation errors: %u\n", validation_errors);
-      if (validation_errors > 0)
-        return 1;
-    }
+    g_print ("Validation errors: %u\n", validation_errors);
+  /* The JSON line is the last line of the output. */
+  if (json)
+    psc_demo_print_json (final_stats, result_pipelines, first_frame_ms);
+  if (validate && validation_errors > 0)
+    return 1;
   return failed ? 1 : 0;
 }

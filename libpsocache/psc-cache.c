@@ -45,6 +45,19 @@
  * (device=device, workers=2)` constructs and initializes, and `Psc.Cache ()`
  * raises `GLib.Error` (%PSC_ERROR_INVALID_ARGUMENT: no device).
  *
+ * ## Persistence
+ *
+ * With an application id ([property@Psc.Cache:application-id]) or a
+ * directory ([property@Psc.Cache:cache-directory]) the cache keeps the
+ * driver's pipeline-cache data on disk: it is read and validated when the
+ * cache is created, and saved at close, on request ([method@Psc.Cache.save])
+ * and at most every [property@Psc.Cache:save-interval] seconds from
+ * [method@Psc.Cache.begin_frame]. A missing, damaged or foreign file only
+ * means a cold start (counted, see [enum@Psc.FileRejection]); a failed save
+ * is counted and leaves the previous file intact. The user can turn it off
+ * with `PSOCACHE_DISABLE=1`. The persistence page of the documentation
+ * (docs/persistence.md) has the rules.
+ *
  * ## Ownership and borrowed handles
  *
  * Every handle the cache returns is owned by the cache. Callers borrow it and
@@ -86,12 +99,14 @@
  * | [method@Psc.Cache.request_graphics_pipeline], [method@Psc.Cache.request_compute_pipeline], [method@Psc.Cache.request_prepared_pipeline] | (a) |
  * | [method@Psc.Cache.get_graphics_pipeline_async], [method@Psc.Cache.get_compute_pipeline_async] | (a), the task fails |
  * | [method@Psc.Cache.set_fallback], [method@Psc.Cache.pin], [method@Psc.Cache.unpin] | (a) |
+ * | [method@Psc.Cache.save], [method@Psc.Cache.save_to_bytes], [method@Psc.Cache.load_bytes] | (a) |
  * | [method@Psc.Cache.begin_frame], [method@Psc.Cache.close] | (b) |
  * | [method@Psc.Cache.clear_failures], [method@Psc.Cache.evict] | (b) |
  * | [method@Psc.Cache.set_eviction_idle_frames], setting [property@Psc.Cache:eviction-idle-frames] | (b) |
  * | [method@Psc.Cache.get_shader_id], [method@Psc.Cache.is_compat_render_pass] | (b) |
  * | dropping the last reference | owner thread (see Destruction) |
  * | [method@Psc.Cache.get_device], [method@Psc.Cache.get_backend], [method@Psc.Cache.get_flags] | (c) |
+ * | [method@Psc.Cache.get_application_id], [method@Psc.Cache.get_cache_directory] | (c) |
  * | [method@Psc.Cache.get_eviction_idle_frames], reading any property | (c) |
  * | [method@Psc.Cache.get_stats], [method@Psc.Cache.get_counter] | (c) |
  * | [method@Psc.Cache.get_graphics_pipeline_finish], [method@Psc.Cache.get_compute_pipeline_finish] | (c); they read only the result |
@@ -146,7 +161,9 @@ G_STATIC_ASSERT ((int) PSC_STATUS_NO_DEVICE == (int) PSC_ERROR_NO_DEVICE);
 G_STATIC_ASSERT ((int) PSC_STATUS_QUEUE_FULL == (int) PSC_ERROR_QUEUE_FULL);
 G_STATIC_ASSERT ((int) PSC_STATUS_CLOSED == (int) PSC_ERROR_CLOSED);
 G_STATIC_ASSERT ((int) PSC_STATUS_DISCARDED == (int) PSC_ERROR_DISCARDED);
-G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_ERROR_DISCARDED + 1);
+G_STATIC_ASSERT ((int) PSC_STATUS_INVALID_DATA == (int) PSC_ERROR_INVALID_DATA);
+G_STATIC_ASSERT ((int) PSC_STATUS_IO == (int) PSC_ERROR_IO);
+G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_ERROR_IO + 1);
 G_STATIC_ASSERT ((int) PSC_CORE_MISS_WAIT == (int) PSC_MISS_POLICY_WAIT);
 G_STATIC_ASSERT ((int) PSC_CORE_MISS_SKIP == (int) PSC_MISS_POLICY_SKIP);
 G_STATIC_ASSERT ((int) PSC_CORE_MISS_FALLBACK == (int) PSC_MISS_POLICY_FALLBACK);
@@ -196,7 +213,8 @@ enum {
   PROP_RETIREMENTS_PENDING,
   PROP_OWNER_WAIT_NS,
   PROP_EVICTION_IDLE_FRAMES,
-  N_PROPS
+  PROP_PERSIST_FIRST,     /* PSC_CACHE_PERSIST_N_PROPS of psc-cache-persist.c */
+  N_PROPS = PROP_PERSIST_FIRST + PSC_CACHE_PERSIST_N_PROPS
 };
 
 static GParamSpec *props[N_PROPS];
@@ -252,6 +270,7 @@ psc_cache_finalize (GObject *object)
 
   /* The core first: its objects must die before a headless device does. */
   psc_core_free (self->core);
+  psc_cache_persist_free (self);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_object (&self->device);
   g_clear_pointer (&self->owner, g_thread_unref);
@@ -298,10 +317,15 @@ psc_cache_get_property (GObject    *object,
       g_value_set_uint (value, psc_cache_get_eviction_idle_frames (self));
       return;
     default:
+      if (prop_id >= PROP_PERSIST_FIRST && prop_id < N_PROPS)
+        {
+          psc_cache_persist_get_property (self, prop_id - PROP_PERSIST_FIRST, value);
+          return;
+        }
       break;
     }
 
-  psc_stats_read (&stats, self->core);
+  psc_stats_read (&stats, self->core, self->persist);
   switch (prop_id)
     {
     case PROP_HITS:
@@ -371,7 +395,10 @@ psc_cache_set_property (GObject      *object,
       psc_cache_set_eviction_idle_frames (self, g_value_get_uint (value));
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (prop_id >= PROP_PERSIST_FIRST && prop_id < N_PROPS)
+        psc_cache_persist_set_property (self, prop_id - PROP_PERSIST_FIRST, value);
+      else
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -683,6 +710,7 @@ psc_cache_class_init (PscCacheClass *klass)
     g_param_spec_uint ("eviction-idle-frames", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
+  psc_cache_persist_class_init (props, PROP_PERSIST_FIRST);
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -755,12 +783,16 @@ psc_cache_open (PscCache  *self,
   cfg.waiter_capacity = self->waiter_capacity;
   cfg.publish_budget_us = self->publish_budget_us;
   cfg.hooks = self->hooks;
+  if (!psc_cache_persist_open (self, &cfg, error))
+    return FALSE;
 
   PSC_CORE_ERROR_INIT (core_error);
   status = psc_core_new (&cfg, &self->core, &core_error);
   if (status != PSC_STATUS_OK)
+    self->core = NULL;
+  psc_cache_persist_opened (self);
+  if (status != PSC_STATUS_OK)
     {
-      self->core = NULL;
       psc_cache_fail (error, status, &core_error);
       return FALSE;
     }
@@ -890,6 +922,11 @@ psc_cache_new_internal (PscDevice               *device,
                        "job-capacity", o.job_capacity,
                        "waiter-capacity", o.waiter_capacity,
                        "publish-budget-us", o.publish_budget_us,
+                       "application-id", o.application_id,
+                       "cache-directory", o.cache_directory,
+                       "max-disk-bytes", o.max_disk_bytes,
+                       "driver-data-limit", o.driver_data_limit,
+                       "save-interval", o.save_interval,
                        NULL);
   if (hooks != NULL)
     self->hooks = *hooks;
@@ -1053,6 +1090,7 @@ psc_cache_begin_frame (PscCache *self,
   self->in_pump = TRUE;
   psc_core_begin_frame (self->core, frame, completed_timeline_value);
   psc_cache_async_pump (self);
+  psc_cache_persist_pump (self);
   self->in_pump = FALSE;
   if (self->close_requested)
     psc_cache_close (self, self->close_timeline);
@@ -1139,7 +1177,7 @@ psc_cache_get_stats (PscCache *self)
 {
   g_return_val_if_fail (PSC_IS_CACHE (self), NULL);
 
-  return psc_stats_new_snapshot (self->core);
+  return psc_stats_new_snapshot (self->core, self->persist);
 }
 
 /**
@@ -1166,6 +1204,6 @@ psc_cache_get_counter (PscCache      *self,
 
   g_return_val_if_fail (PSC_IS_CACHE (self), 0);
 
-  psc_stats_read (&stats, self->core);
+  psc_stats_read (&stats, self->core, self->persist);
   return psc_stats_get_counter (&stats, kind, counter);
 }

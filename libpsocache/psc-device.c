@@ -81,6 +81,8 @@ struct _PscDevice
 
   char *name;
   guint32 driver_version;
+  guint32 vendor_id, device_id;
+  guint8 pipeline_cache_uuid[VK_UUID_SIZE];
   guint32 api_version;          /* min (instance apiVersion, device apiVersion) */
   gboolean dynamic_rendering;   /* enabled, from the snapshot */
 
@@ -499,6 +501,9 @@ psc_device_describe (PscDevice  *self,
   instance_api = info->api_version != 0 ? info->api_version : VK_API_VERSION_1_0;
   self->api_version = MIN (instance_api, properties.apiVersion);
   self->driver_version = properties.driverVersion;
+  self->vendor_id = properties.vendorID;
+  self->device_id = properties.deviceID;
+  memcpy (self->pipeline_cache_uuid, properties.pipelineCacheUUID, VK_UUID_SIZE);
   self->name = g_strndup (properties.deviceName, sizeof properties.deviceName);
 
   /* Vulkan13Features may only be chained on a 1.3 device; the extension's
@@ -1322,4 +1327,14 @@ psc_device_fill_core_config (PscDevice     *self,
   cfg->debug_utils = self->info.debug_utils != FALSE;
   cfg->dynamic_rendering_enabled = self->dynamic_rendering != FALSE;
   cfg->allocator = self->info.allocator;
+}
+
+void
+psc_device_get_identity (PscDevice         *self,
+                         PscDeviceIdentity *id)
+{
+  id->vendor_id = self->vendor_id;
+  id->device_id = self->device_id;
+  id->driver_version = self->driver_version;
+  memcpy (id->uuid, self->pipeline_cache_uuid, VK_UUID_SIZE);
 }

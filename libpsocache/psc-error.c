@@ -22,9 +22,11 @@ static const GDBusErrorEntry psc_error_entries[] = {
   { PSC_ERROR_QUEUE_FULL, "io.github.psocache.Error.QueueFull" },
   { PSC_ERROR_CLOSED, "io.github.psocache.Error.Closed" },
   { PSC_ERROR_DISCARDED, "io.github.psocache.Error.Discarded" },
+  { PSC_ERROR_INVALID_DATA, "io.github.psocache.Error.InvalidData" },
+  { PSC_ERROR_IO, "io.github.psocache.Error.IO" },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (psc_error_entries) == PSC_STATUS_COUNT);
-G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_ERROR_DISCARDED + 1);
+G_STATIC_ASSERT (PSC_STATUS_COUNT == PSC_ERROR_IO + 1);
 
 void
 psc_i18n_init (void)

@@ -8,8 +8,11 @@
 
 #include "psocache/psocache.h"
 #include "core/psc-core.h"
+#include "core/formats/driver-file.h"
 
 G_BEGIN_DECLS
+
+typedef struct _PscPersist PscPersist;
 
 /* Binds the libpsocache-1 gettext domain once per process. Called from every
  * entry point that can produce a user-visible message (the error quark, the
@@ -57,6 +60,9 @@ G_GNUC_INTERNAL gboolean psc_versioned_copy (const void  *given,
  * dynamic rendering was enabled (from the enabled-feature snapshot) and the
  * allocation callbacks. Leaves the cache-specific fields alone. */
 G_GNUC_INTERNAL void psc_device_fill_core_config (PscDevice *self, PscCoreConfig *cfg);
+/* The identity a driver pipeline-cache file belongs to (vendor, device,
+ * driver version, pipelineCacheUUID). Any thread once ready. */
+G_GNUC_INTERNAL void psc_device_get_identity (PscDevice *self, PscDeviceIdentity *id);
 /* TRUE once the device's initialization succeeded (any thread: a device
  * is immutable afterwards). */
 G_GNUC_INTERNAL gboolean psc_device_is_ready (PscDevice *self);
@@ -64,15 +70,26 @@ G_GNUC_INTERNAL gboolean psc_device_is_ready (PscDevice *self);
 /* psc-stats.c. A snapshot is a copy of the core's counters (the core reads
  * them with atomics, from any thread). psc-cache.c also fills one on the
  * stack for the counter properties. */
+/* Persistence counters (psc-persist.c; public numbering: PscPersistCounter). */
+#define PSC_PERSIST_COUNTER_N (PSC_PERSIST_COUNTER_DRIVER_BYTES_SAVED + 1)
+typedef struct {
+  guint64 value[PSC_PERSIST_COUNTER_N];
+  guint64 rejected[PSC_FILE_REASON_COUNT];   /* by PscFileReason */
+  gboolean enabled;
+} PscPersistSnapshot;
+
 struct _PscStats
 {
   PscCoreStats core;
+  PscPersistSnapshot persist;
 };
-/* Reads @core's counters into @self (zeros when @core is NULL: a cache that
- * was never initialized). Any thread. */
-G_GNUC_INTERNAL void psc_stats_read (PscStats *self, PscCore *core);
-/* A new snapshot (reference count 1) of @core's counters. Any thread. */
-G_GNUC_INTERNAL PscStats *psc_stats_new_snapshot (PscCore *core);
+/* Reads @core's and @persist's counters into @self (zeros when @core is
+ * NULL: a cache that was never initialized). Any thread. */
+G_GNUC_INTERNAL void psc_stats_read (PscStats *self, PscCore *core,
+                                     const PscPersist *persist);
+/* A new snapshot (reference count 1) of the same. Any thread. */
+G_GNUC_INTERNAL PscStats *psc_stats_new_snapshot (PscCore *core,
+                                                  const PscPersist *persist);
 
 /* ------------------------------------------------------------------------
  * PscCache, shared by psc-cache.c (lifetime, properties, the pump),
@@ -89,6 +106,10 @@ struct _PscCache
   PscCacheFlags flags;
   guint workers, job_capacity, waiter_capacity, publish_budget_us;
   PscCoreTestHooks hooks;   /* zero, except from psc_cache_new_internal () */
+  char *application_id;     /* persistence (psc-cache-persist.c) */
+  char *cache_directory;
+  guint64 max_disk_bytes, driver_data_limit;
+  guint save_interval_s;
 
   /* Initialization (GInitable), once. core is NULL until it succeeded:
    * such a cache is "not open" (every method with a GError fails with
@@ -100,6 +121,7 @@ struct _PscCache
   GThread *owner;           /* a reference, so the address stays unique */
   GPtrArray *pending;       /* PscAsyncOp awaiting their core callback */
   gint evict_idle_frames;   /* atomic: any thread may read it */
+  PscPersist *persist;   /* created with the core; NULL while not open */
 
   /* The pump runs application callbacks, which may call back: begin_frame
    * refuses to nest, and a close asked for meanwhile waits for the pump to
@@ -118,6 +140,25 @@ G_GNUC_INTERNAL PscCache *psc_cache_new_internal (PscDevice               *devic
                                                  const PscCacheOptions   *options,
                                                  const PscCoreTestHooks  *hooks,
                                                  GError                 **error);
+
+/* psc-cache-persist.c: PscCache's persistence properties and methods.
+ * The properties are installed at props[first] onwards, in the order
+ * application-id, cache-directory, max-disk-bytes, driver-data-limit,
+ * save-interval; get/set take the offset from first. */
+#define PSC_CACHE_PERSIST_N_PROPS 5
+G_GNUC_INTERNAL void psc_cache_persist_class_init (GParamSpec **props, guint first);
+G_GNUC_INTERNAL void psc_cache_persist_get_property (PscCache *self, guint offset, GValue *value);
+G_GNUC_INTERNAL void psc_cache_persist_set_property (PscCache *self, guint offset,
+                                                     const GValue *value);
+/* Opens persistence before the core exists (FALSE only for invalid
+ * arguments) and fills the core configuration's initial driver data and
+ * closing callback. */
+G_GNUC_INTERNAL gboolean psc_cache_persist_open (PscCache *self, PscCoreConfig *cfg,
+                                                 GError **error);
+/* After the core was created (or failed: core NULL). */
+G_GNUC_INTERNAL void psc_cache_persist_opened (PscCache *self);
+G_GNUC_INTERNAL void psc_cache_persist_pump (PscCache *self);
+G_GNUC_INTERNAL void psc_cache_persist_free (PscCache *self);
 
 /* psc-error.c: sets @error for a call on a cache that is not open
  * (PSC_ERROR_CLOSED): its initialization failed with @init_error, or it was

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "psc-private.h"
+#include "psc-persist.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -54,6 +55,8 @@ static const char *const error_names[] = {
   [PSC_ERROR_QUEUE_FULL] = "queue-full",
   [PSC_ERROR_CLOSED] = "closed",
   [PSC_ERROR_DISCARDED] = "discarded",
+  [PSC_ERROR_INVALID_DATA] = "invalid-data",
+  [PSC_ERROR_IO] = "io",
 };
 
 /* "async.<counter>", e.g. "async.queued". */
@@ -92,21 +95,24 @@ G_STATIC_ASSERT ((int) PSC_KIND_SHADER == (int) PSC_OBJECT_KIND_SHADER_MODULE);
 G_DEFINE_BOXED_TYPE (PscStats, psc_stats, psc_stats_ref, psc_stats_unref)
 
 void
-psc_stats_read (PscStats *self,
-                PscCore  *core)
+psc_stats_read (PscStats                 *self,
+                PscCore                  *core,
+                const PscPersist *persist)
 {
   if (core == NULL)
     memset (&self->core, 0, sizeof self->core);
   else
     psc_core_get_stats (core, &self->core);
+  psc_persist_read_counters (persist, &self->persist);
 }
 
 PscStats *
-psc_stats_new_snapshot (PscCore *core)
+psc_stats_new_snapshot (PscCore                  *core,
+                        const PscPersist *persist)
 {
   PscStats *self = g_atomic_rc_box_new0 (PscStats);
 
-  psc_stats_read (self, core);
+  psc_stats_read (self, core, persist);
   return self;
 }
 
@@ -318,6 +324,25 @@ add_entry (GVariantBuilder *b,
   g_variant_builder_add (b, "{sv}", key, g_variant_new_uint64 (value));
 }
 
+/* The persistence counters' names (PscPersistCounter order), stable. */
+static const char *const persist_names[] = {
+  "driver-bytes-loaded", "driver-files-loaded", "saves", "saves-skipped",
+  "save-failures", "merges", "files-removed", "disk-bytes", "rejected-total",
+  "driver-bytes-saved",
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (persist_names) == PSC_PERSIST_COUNTER_N);
+
+static void
+add_persist_entries (GVariantBuilder          *b,
+                     const PscPersistSnapshot *p)
+{
+  add_entry (b, "persistence", "enabled", p->enabled ? 1 : 0);
+  for (guint i = 0; i < G_N_ELEMENTS (persist_names); i++)
+    add_entry (b, "persistence", persist_names[i], p->value[i]);
+  for (guint r = 1; r < PSC_FILE_REASON_COUNT; r++)
+    add_entry (b, "persistence.rejected", psc_file_reason_name ((PscFileReason) r), p->rejected[r]);
+}
+
 /**
  * psc_stats_to_variant:
  * @self: a snapshot
@@ -353,7 +378,69 @@ psc_stats_to_variant (PscStats *self)
   for (guint a = 0; a < G_N_ELEMENTS (async_fields); a++)
     add_entry (&b, "async", async_fields[a].name,
                field_value (&self->core.async, &async_fields[a]));
+  add_persist_entries (&b, &self->persist);
   add_entry (&b, NULL, "capacity-failures", self->core.capacity_failures);
   add_entry (&b, NULL, "frame", self->core.frame);
   return g_variant_ref_sink (g_variant_builder_end (&b));
+}
+
+/**
+ * psc_stats_get_persist:
+ * @self: a snapshot
+ * @counter: which counter
+ *
+ * Returns one of the persistence counters (see [enum@Psc.PersistCounter]).
+ *
+ * Returns: the counter's value; 0 for a @counter this library does not know
+ *   (with a critical)
+ *
+ * Since: 0.2
+ */
+guint64
+psc_stats_get_persist (PscStats          *self,
+                       PscPersistCounter  counter)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail ((guint) counter < PSC_PERSIST_COUNTER_N, 0);
+  return self->persist.value[counter];
+}
+
+/**
+ * psc_stats_get_file_rejections:
+ * @self: a snapshot
+ * @reason: a reason
+ *
+ * Returns how many files, blobs or log records were refused for @reason
+ * since the cache was created.
+ *
+ * Returns: the count; 0 for a @reason this library does not know (with a
+ *   critical)
+ *
+ * Since: 0.2
+ */
+guint64
+psc_stats_get_file_rejections (PscStats         *self,
+                               PscFileRejection  reason)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail ((guint) reason >= 1 && (guint) reason < PSC_FILE_REASON_COUNT, 0);
+  return self->persist.rejected[reason];
+}
+
+/**
+ * psc_stats_get_persistence_enabled:
+ * @self: a snapshot
+ *
+ * Whether the cache persists to a directory (see
+ * [property@Psc.Cache:cache-directory]).
+ *
+ * Returns: %TRUE when it does
+ *
+ * Since: 0.2
+ */
+gboolean
+psc_stats_get_persistence_enabled (PscStats *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->persist.enabled;
 }

@@ -98,9 +98,14 @@ struct PscCore {
   pthread_t owner;
   pthread_t creator;
   bool closed;                    /* psc_core_close has begun */
+  bool created;                   /* psc_core_new succeeded */
+  bool in_closing;                /* inside cfg.closing (driver data readable) */
   PscInstanceTable it;
   struct VolkDeviceTable *vk;
-  VkPipelineCache driver_cache;   /* the main driver cache */
+  VkPipelineCache driver_cache;   /* the main driver cache (driver-cache.c) */
+  bool driver_data_rejected;      /* the driver refused cfg.initial_driver_data */
+  uint64_t driver_data_loaded;    /* bytes of it the driver accepted */
+  uint64_t driver_merges;         /* psc_core_merge_driver_data calls that merged */
   PscResolver resolver;           /* resolver.c */
   PscResolverMemo resolver_memo;
   /* Bumped whenever a shader or pipeline-layout handle could stop

@@ -5,6 +5,7 @@
  */
 #include "core-private.h"
 
+#include "driver-cache.h"
 #include "objects.h"
 #include "prepared.h"
 #include "requests.h"
@@ -88,22 +89,12 @@ psc_core_new (const PscCoreConfig *cfg, PscCore **out, PscCoreError *err)
   if (st == PSC_STATUS_OK)
     st = new_stores (core, err);
   if (st == PSC_STATUS_OK)
-    {
-      VkPipelineCacheCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
-      VkResult r = core->vk->vkCreatePipelineCache (cfg->device, &pci, cfg->allocator,
-                                                    &core->driver_cache);
-      if (r != VK_SUCCESS)
-        {
-          core->driver_cache = VK_NULL_HANDLE;
-          st = psc_core_fail_vk (err, r, "vkCreatePipelineCache");
-        }
-    }
+    st = psc_driver_cache_create (core, err);
   if (st == PSC_STATUS_OK)
-    {
-      psc_core_name_raw (core, VK_OBJECT_TYPE_PIPELINE_CACHE, (uint64_t) core->driver_cache,
-                         "driver pipeline cache", 0);
-      st = psc_requests_init (core, err);
-    }
+    st = psc_requests_init (core, err);
+  /* The initial data is the caller's: only read above. */
+  core->cfg.initial_driver_data = NULL;
+  core->cfg.initial_driver_size = 0;
   if (st != PSC_STATUS_OK)
     {
       psc_core_free (core);
@@ -112,6 +103,7 @@ psc_core_new (const PscCoreConfig *cfg, PscCore **out, PscCoreError *err)
   psc_core_init_resolver (core);
   for (int k = 0; k < PSC_KIND_COUNT; k++)
     psc_core_update_bytes (core, (PscKind) k);
+  core->created = true;
   *out = core;
   return PSC_STATUS_OK;
 }
@@ -131,6 +123,12 @@ close_core (PscCore *core, bool call_waiters)
   if (core->vk == NULL)
     return;
   psc_requests_shutdown (core, call_waiters);
+  if (call_waiters && core->created && core->cfg.closing != NULL)
+    {
+      core->in_closing = true;
+      core->cfg.closing (core->cfg.closing_ctx, core);
+      core->in_closing = false;
+    }
   psc_retire_all (core);
   static const PscKind order[] = {
     PSC_KIND_GRAPHICS, PSC_KIND_COMPUTE, PSC_KIND_PIPELINE_LAYOUT,
@@ -141,9 +139,7 @@ close_core (PscCore *core, bool call_waiters)
       psc_objects_destroy_kind (core, order[o]);
   if (core->stores[PSC_KIND_SHADER] != NULL)
     psc_shaders_destroy_all (core);
-  if (core->driver_cache != VK_NULL_HANDLE)
-    core->vk->vkDestroyPipelineCache (core->cfg.device, core->driver_cache, core->cfg.allocator);
-  core->driver_cache = VK_NULL_HANDLE;
+  psc_driver_cache_destroy (core);
 }
 
 void
@@ -205,4 +201,10 @@ psc_core_begin_frame (PscCore *core, uint64_t frame, uint64_t completed_timeline
    * GPU has passed and what is idle or unreachable. */
   psc_requests_pump (core);
   psc_retire_pump (core);
+}
+
+PscStatus
+psc_core_check_owner (PscCore *core, PscCoreError *err)
+{
+  return psc_core_check_thread (core, err) ? PSC_STATUS_OK : psc_core_refused (core);
 }

@@ -42,8 +42,10 @@ typedef enum {
   PSC_STATUS_QUEUE_FULL = 8,    /* a bounded queue was full; the request was skipped */
   PSC_STATUS_CLOSED = 9,        /* the cache is closing or closed: nothing was started */
   PSC_STATUS_DISCARDED = 10,    /* (completions only) superseded by a hot reload */
+  PSC_STATUS_INVALID_DATA = 11, /* persistent data refused (corrupt, another device, too big) */
+  PSC_STATUS_IO = 12,           /* persistent data could not be read or written */
 } PscStatus;
-#define PSC_STATUS_COUNT 11
+#define PSC_STATUS_COUNT 13
 
 /* Error detail. `path` is the failing field path relative to the request,
  * for example "pStages[1].pSpecializationInfo->mapEntryCount"; `message` is
@@ -342,6 +344,9 @@ typedef struct {
   /* Plants a data race in the worker -> pump hand-off, so a
    * ThreadSanitizer control run can prove it would be caught. */
   bool plant_race;
+  /* Not read by the core: every persistence write of the cache fails with
+   * this GIOErrorEnum (a full disk, a failed rename), 0 = none. */
+  int persist_write_error;
 } PscCoreTestHooks;
 
 typedef struct {
@@ -368,6 +373,20 @@ typedef struct {
    * microseconds (0 = default 50; UINT32_MAX = no limit). At least one
    * completion is published per pump. */
   uint32_t publish_budget_us;
+  /* Persistent layer 1: validated Vulkan pipeline-cache data the main
+   * driver cache starts from (NULL: empty); only read during psc_core_new.
+   * If the driver refuses it, the cache starts empty
+   * (psc_core_driver_data_rejected). */
+  const void *initial_driver_data;
+  size_t initial_driver_size;
+  /* Called once by psc_core_close on the owner thread, after the workers
+   * are joined and their results merged into the main driver cache, and
+   * before any object is destroyed: persistence saves here
+   * (psc_core_get_driver_data works inside it). No request may be made
+   * from it (they fail with PSC_STATUS_CLOSED). Not called by
+   * psc_core_close_unowned. May be NULL. */
+  void (*closing) (void *ctx, PscCore *core);
+  void *closing_ctx;
 } PscCoreConfig;
 
 /* Creates a core owned by the calling thread. */
@@ -397,6 +416,10 @@ PSC_INTERNAL void psc_core_free (PscCore *core);
 PSC_INTERNAL void psc_core_begin_frame (PscCore *core, uint64_t frame, uint64_t completed_timeline);
 /* Any thread. */
 PSC_INTERNAL void psc_core_get_stats (const PscCore *core, PscCoreStats *out);
+/* PSC_STATUS_OK on the owner thread of an open core; else the refusal
+ * (PSC_STATUS_WRONG_THREAD or PSC_STATUS_CLOSED, counted), for the layers
+ * above whose calls reach the core only later. */
+PSC_INTERNAL PscStatus psc_core_check_owner (PscCore *core, PscCoreError *err);
 /* Counts a request that failed before reaching the core (e.g. NULL info). Any thread. */
 PSC_INTERNAL void psc_core_count_rejection (PscCore *core, PscStatus status);
 
@@ -422,6 +445,25 @@ PSC_INTERNAL PscStatus psc_core_get_graphics (PscCore *core, const VkGraphicsPip
                                               VkPipeline *out, PscCoreError *err);
 PSC_INTERNAL PscStatus psc_core_get_compute (PscCore *core, const VkComputePipelineCreateInfo *ci,
                                              VkPipeline *out, PscCoreError *err);
+
+/* Persistent layer 1 (driver-cache.c). The main driver cache's data
+ * (vkGetPipelineCacheData), malloc'd into *data (free with free()); owner
+ * thread while open, or inside cfg.closing. */
+PSC_INTERNAL PscStatus psc_core_get_driver_data (PscCore *core, void **data, size_t *len,
+                                                 PscCoreError *err);
+/* Merges Vulkan pipeline-cache data (already validated by the caller: see
+ * formats/driver-file.h) into the main driver cache through a temporary
+ * VkPipelineCache. Owner thread. */
+PSC_INTERNAL PscStatus psc_core_merge_driver_data (PscCore *core, const void *data, size_t len,
+                                                   PscCoreError *err);
+/* Whether the driver refused cfg.initial_driver_data; how many bytes of it
+ * it accepted (0 when none was given). Any thread after creation. */
+PSC_INTERNAL bool psc_core_driver_data_rejected (const PscCore *core);
+PSC_INTERNAL uint64_t psc_core_driver_data_loaded (const PscCore *core);
+/* A number that grows whenever the main driver cache may have gained data
+ * (a pipeline created, data merged): a save is skipped while it is
+ * unchanged. Owner thread. */
+PSC_INTERNAL uint64_t psc_core_driver_cache_changes (const PscCore *core);
 
 /* The size in bytes of the canonical key of a graphics request (what is
  * hashed, stored and compared); for diagnostics and benchmarks. */

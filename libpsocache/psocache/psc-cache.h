@@ -159,9 +159,23 @@ typedef void (*PscPipelineReadyFn) (void *context, VkPipeline pipeline, VkResult
  *   into the main one, then calling waiters) before it leaves the rest for
  *   the next frame; at least one is published per frame. 0 means 50;
  *   %G_MAXUINT means no limit
+ * @application_id: (nullable): the application's reverse-DNS id, which
+ *   turns persistence on (see [property@Psc.Cache:application-id]);
+ *   %NULL: none. Since: 0.2
+ * @cache_directory: (nullable) (type filename): an explicit directory to
+ *   persist in ([property@Psc.Cache:cache-directory]); %NULL: none.
+ *   Since: 0.2
+ * @max_disk_bytes: the disk quota ([property@Psc.Cache:max-disk-bytes]);
+ *   0 means 256 MiB. Since: 0.2
+ * @driver_data_limit: the restore cap of driver data
+ *   ([property@Psc.Cache:driver-data-limit]); 0 means 64 MiB. Since: 0.2
+ * @save_interval: seconds between saves from the pump
+ *   ([property@Psc.Cache:save-interval]); 0 means 30, %G_MAXUINT never.
+ *   Since: 0.2
  *
  * Options for [ctor@Psc.Cache.new_full], a convenience for C: each member
- * sets the construct property of the same name.
+ * sets the construct property of the same name (with `_` for `-`; the
+ * strings are copied).
  *
  * The structure grows in later versions; @size says which version the
  * caller was compiled with. Rules: a @size smaller than this first version
@@ -187,6 +201,12 @@ typedef struct {
   guint job_capacity;
   guint waiter_capacity;
   guint publish_budget_us;
+  /* 0.2 */
+  const char *application_id;
+  const char *cache_directory;
+  guint64 max_disk_bytes;
+  guint64 driver_data_limit;
+  guint save_interval;
 } PscCacheOptions;
 
 /**
@@ -197,7 +217,7 @@ typedef struct {
  *
  * Since: 0.1
  */
-#define PSC_CACHE_OPTIONS_INIT { sizeof (PscCacheOptions), 0, 0, 0, 0 }
+#define PSC_CACHE_OPTIONS_INIT { sizeof (PscCacheOptions), 0, 0, 0, 0, NULL, NULL, 0, 0, 0 }
 
 #define PSC_TYPE_CACHE (psc_cache_get_type ())
 PSC_AVAILABLE_IN_0_1
@@ -357,5 +377,17 @@ PscStats *psc_cache_get_stats (PscCache *self);
 PSC_AVAILABLE_IN_0_1
 guint64 psc_cache_get_counter (PscCache *self, PscObjectKind kind,
                                PscCounter counter);
+
+/* Persistence */
+PSC_AVAILABLE_IN_0_2
+const char *psc_cache_get_application_id (PscCache *self);
+PSC_AVAILABLE_IN_0_2
+const char *psc_cache_get_cache_directory (PscCache *self);
+PSC_AVAILABLE_IN_0_2
+gboolean psc_cache_save (PscCache *self, GError **error);
+PSC_AVAILABLE_IN_0_2
+GBytes *psc_cache_save_to_bytes (PscCache *self, GError **error);
+PSC_AVAILABLE_IN_0_2
+gboolean psc_cache_load_bytes (PscCache *self, GBytes *bytes, GError **error);
 
 G_END_DECLS

@@ -51,6 +51,14 @@ G_BEGIN_DECLS
  * @PSC_ERROR_DISCARDED: a pending request was discarded before its
  *   pipeline was ready: a hot reload replaced a shader it uses. Request the
  *   pipeline again (it is compiled from the new shader).
+ * @PSC_ERROR_INVALID_DATA: persistent cache data was refused: a file or
+ *   bytes that are corrupt, truncated, written for another device, driver or
+ *   platform, or above a size cap. The message names the reason by its
+ *   stable name (see [enum@Psc.FileRejection]). The cache is unchanged.
+ *   Since: 0.2
+ * @PSC_ERROR_IO: persistent cache data could not be read or written (a full
+ *   disk, an unwritable or unsafe directory, a symbolic link where a cache
+ *   file should be). The previous file is intact. Since: 0.2
  *
  * Error codes in the %PSC_ERROR domain. Every failed request leaves the cache
  * valid and unchanged except for its counters. Later versions may add codes.
@@ -69,6 +77,8 @@ typedef enum {
   PSC_ERROR_QUEUE_FULL,
   PSC_ERROR_CLOSED,
   PSC_ERROR_DISCARDED,
+  PSC_ERROR_INVALID_DATA PSC_AVAILABLE_ENUMERATOR_IN_0_2,
+  PSC_ERROR_IO PSC_AVAILABLE_ENUMERATOR_IN_0_2,
 } PscError;
 
 PSC_AVAILABLE_IN_0_1

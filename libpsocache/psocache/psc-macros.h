@@ -94,6 +94,16 @@
 #define PSC_VERSION_0_1 (PSC_ENCODE_VERSION (0, 1))
 
 /**
+ * PSC_VERSION_0_2:
+ *
+ * The version number of libpsocache 0.2, for `PSC_VERSION_MIN_REQUIRED` and
+ * `PSC_VERSION_MAX_ALLOWED`.
+ *
+ * Since: 0.2
+ */
+#define PSC_VERSION_0_2 (PSC_ENCODE_VERSION (0, 2))
+
+/**
  * PSC_VERSION_CUR_STABLE:
  *
  * The version of these headers (major and minor), encoded as
@@ -102,7 +112,7 @@
  *
  * Since: 0.1
  */
-#define PSC_VERSION_CUR_STABLE (PSC_VERSION_0_1)
+#define PSC_VERSION_CUR_STABLE (PSC_VERSION_0_2)
 
 /**
  * PSC_VERSION_MIN_REQUIRED:
@@ -246,5 +256,103 @@
 # define PSC_AVAILABLE_IN_0_1 _PSC_EXPORT
 # define PSC_AVAILABLE_TYPE_IN_0_1
 # define PSC_AVAILABLE_ENUMERATOR_IN_0_1
+#endif
+
+/**
+ * PSC_DEPRECATED_IN_0_2:
+ *
+ * Marks a function deprecated in libpsocache 0.2: using it warns when
+ * `PSC_VERSION_MIN_REQUIRED` is 0.2 or newer.
+ *
+ * Since: 0.2
+ */
+/**
+ * PSC_DEPRECATED_IN_0_2_FOR:
+ * @f: the function to use instead
+ *
+ * Like `PSC_DEPRECATED_IN_0_2`, naming the replacement in the warning.
+ *
+ * Since: 0.2
+ */
+/**
+ * PSC_DEPRECATED_TYPE_IN_0_2:
+ *
+ * Marks a type deprecated in libpsocache 0.2 (placed after the type's name
+ * in its typedef).
+ *
+ * Since: 0.2
+ */
+/**
+ * PSC_DEPRECATED_TYPE_IN_0_2_FOR:
+ * @f: the type to use instead
+ *
+ * Like `PSC_DEPRECATED_TYPE_IN_0_2`, naming the replacement.
+ *
+ * Since: 0.2
+ */
+/**
+ * PSC_DEPRECATED_ENUMERATOR_IN_0_2:
+ *
+ * Marks an enumeration value deprecated in libpsocache 0.2 (placed after
+ * the value's name).
+ *
+ * Since: 0.2
+ */
+/**
+ * PSC_DEPRECATED_ENUMERATOR_IN_0_2_FOR:
+ * @f: the value to use instead
+ *
+ * Like `PSC_DEPRECATED_ENUMERATOR_IN_0_2`, naming the replacement.
+ *
+ * Since: 0.2
+ */
+#if PSC_VERSION_MIN_REQUIRED >= PSC_VERSION_0_2
+# define PSC_DEPRECATED_IN_0_2 PSC_DEPRECATED
+# define PSC_DEPRECATED_IN_0_2_FOR(f) PSC_DEPRECATED_FOR (f)
+# define PSC_DEPRECATED_TYPE_IN_0_2 _PSC_DEPRECATED_ATTR
+# define PSC_DEPRECATED_TYPE_IN_0_2_FOR(f) _PSC_DEPRECATED_FOR_ATTR (f)
+# define PSC_DEPRECATED_ENUMERATOR_IN_0_2 _PSC_DEPRECATED_ATTR
+# define PSC_DEPRECATED_ENUMERATOR_IN_0_2_FOR(f) _PSC_DEPRECATED_FOR_ATTR (f)
+#else
+# define PSC_DEPRECATED_IN_0_2 _PSC_EXPORT
+# define PSC_DEPRECATED_IN_0_2_FOR(f) _PSC_EXPORT
+# define PSC_DEPRECATED_TYPE_IN_0_2
+# define PSC_DEPRECATED_TYPE_IN_0_2_FOR(f)
+# define PSC_DEPRECATED_ENUMERATOR_IN_0_2
+# define PSC_DEPRECATED_ENUMERATOR_IN_0_2_FOR(f)
+#endif
+
+/**
+ * PSC_AVAILABLE_IN_0_2:
+ *
+ * Marks a function added in libpsocache 0.2 (exported; using it warns when
+ * `PSC_VERSION_MAX_ALLOWED` is older than 0.2).
+ *
+ * Since: 0.2
+ */
+/**
+ * PSC_AVAILABLE_TYPE_IN_0_2:
+ *
+ * Marks a type added in libpsocache 0.2 (placed after the type's name in
+ * its typedef).
+ *
+ * Since: 0.2
+ */
+/**
+ * PSC_AVAILABLE_ENUMERATOR_IN_0_2:
+ *
+ * Marks an enumeration value added in libpsocache 0.2 (placed after the
+ * value's name).
+ *
+ * Since: 0.2
+ */
+#if PSC_VERSION_MAX_ALLOWED < PSC_VERSION_0_2
+# define PSC_AVAILABLE_IN_0_2 PSC_UNAVAILABLE (0, 2)
+# define PSC_AVAILABLE_TYPE_IN_0_2 _PSC_UNAVAILABLE_ATTR (0, 2)
+# define PSC_AVAILABLE_ENUMERATOR_IN_0_2 _PSC_UNAVAILABLE_ATTR (0, 2)
+#else
+# define PSC_AVAILABLE_IN_0_2 _PSC_EXPORT
+# define PSC_AVAILABLE_TYPE_IN_0_2
+# define PSC_AVAILABLE_ENUMERATOR_IN_0_2
 #endif
 

@@ -11,6 +11,7 @@
 #include <glib-object.h>
 #include <psocache/psc-macros.h>
 #include <psocache/psc-error.h>
+#include <psocache/psc-persist.h>
 
 G_BEGIN_DECLS
 
@@ -177,5 +178,14 @@ PSC_AVAILABLE_IN_0_1
 GVariant *psc_stats_to_variant (PscStats *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscStats, psc_stats_unref)
+
+PSC_AVAILABLE_IN_0_2
+guint64 psc_stats_get_persist (PscStats          *self,
+                               PscPersistCounter  counter);
+PSC_AVAILABLE_IN_0_2
+guint64 psc_stats_get_file_rejections (PscStats         *self,
+                                       PscFileRejection  reason);
+PSC_AVAILABLE_IN_0_2
+gboolean psc_stats_get_persistence_enabled (PscStats *self);
 
 G_END_DECLS

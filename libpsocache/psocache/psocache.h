@@ -10,6 +10,7 @@
 #include <psocache/psc-version.h>
 #include <psocache/psc-error.h>
 #include <psocache/psc-enum-types.h>
+#include <psocache/psc-enum-types-0-2.h>
 #include <psocache/psc-stats.h>
 #include <psocache/psc-device.h>
 #include <psocache/psc-cache.h>

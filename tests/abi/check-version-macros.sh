@@ -74,6 +74,19 @@ _Static_assert (PSC_VERSION_MAX_ALLOWED == PSC_VERSION_0_1, "the pin is kept");
 unsigned f (void) { return psc_get_minor_version (); }
 EOF
 
+case_ "0.2 API pinned to 0.1 warns where it is used" "fail:Not available before 0.2" \
+  "-DPSC_VERSION_MIN_REQUIRED=PSC_VERSION_0_1 -DPSC_VERSION_MAX_ALLOWED=PSC_VERSION_0_1" <<'EOF'
+#include <psocache/psocache.h>
+gboolean f (PscCache *c) { return psc_cache_save (c, NULL); }
+EOF
+
+case_ "0.2 API with the defaults" ok "" <<'EOF'
+#include <psocache/psocache.h>
+_Static_assert (PSC_VERSION_0_2 == 0x000200, "0.2 encodes as 0x000200");
+gboolean f (PscCache *c) { return psc_cache_save (c, NULL); }
+GType g (void) { return PSC_TYPE_FILE_REJECTION; }
+EOF
+
 case_ "a minimum newer than these headers is refused" \
   "fail:PSC_VERSION_MIN_REQUIRED must be <= PSC_VERSION_CUR_STABLE" \
   "-DPSC_VERSION_MIN_REQUIRED=PSC_ENCODE_VERSION(9,0)" <<'EOF'

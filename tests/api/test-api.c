@@ -887,6 +887,14 @@ a_async (GError **error, gboolean graphics)
   return p == VK_NULL_HANDLE;
 }
 
+static gboolean a_save (GError **error) { return !psc_cache_save (cache, error); }
+static gboolean a_save_to_bytes (GError **error) { return psc_cache_save_to_bytes (cache, error) == NULL; }
+static gboolean
+a_load_bytes (GError **error)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_static ("PSCDRV\r\n", 8);
+  return !psc_cache_load_bytes (cache, bytes, error);
+}
 static gboolean a_get_graphics_pipeline_async (GError **error) { return a_async (error, TRUE); }
 static gboolean a_get_compute_pipeline_async (GError **error) { return a_async (error, FALSE); }
 
@@ -902,6 +910,7 @@ static const struct {
   A (prepare_compute_pipeline), A (get_prepared_pipeline), A (request_graphics_pipeline),
   A (request_compute_pipeline), A (request_prepared_pipeline), A (get_graphics_pipeline_async),
   A (get_compute_pipeline_async), A (set_fallback), A (pin), A (unpin),
+  A (save), A (save_to_bytes), A (load_bytes),
 #undef A
 };
 
@@ -977,6 +986,8 @@ threads_table_main (gpointer data)
   g_assert_true (psc_cache_get_device (cache) == device);
   g_assert_cmpint (psc_cache_get_backend (cache), ==, owner->backend);
   g_assert_cmpint (psc_cache_get_flags (cache), ==, PSC_CACHE_FLAGS_NONE);
+  g_assert_null (psc_cache_get_application_id (cache));
+  g_assert_null (psc_cache_get_cache_directory (cache));
   owner_view (&here);
   g_assert_cmpuint (here.frame, ==, owner->frame);
   g_assert_cmpuint (here.shader_entries, ==, owner->shader_entries);
@@ -1598,7 +1609,19 @@ test_stats_bad_args (void)
   g_assert_cmpuint (psc_stats_get_total (stats, (PscCounter) -1), ==, 0);
   g_test_assert_expected_messages ();
   EXPECT_CRITICAL ("*code*");
-  g_assert_cmpuint (psc_stats_get_rejected (stats, (PscError) (PSC_ERROR_DISCARDED + 1)), ==, 0);
+  g_assert_cmpuint (psc_stats_get_rejected (stats, (PscError) (PSC_ERROR_IO + 1)), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*counter*");
+  g_assert_cmpuint (psc_stats_get_persist (stats, (PscPersistCounter) 10), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*reason*");
+  g_assert_cmpuint (psc_stats_get_file_rejections (stats, (PscFileRejection) 0), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*reason*");
+  g_assert_cmpuint (psc_stats_get_file_rejections (stats, (PscFileRejection) 24), ==, 0);
+  g_test_assert_expected_messages ();
+  EXPECT_CRITICAL ("*self != NULL*");
+  g_assert_false (psc_stats_get_persistence_enabled (NULL));
   g_test_assert_expected_messages ();
   EXPECT_CRITICAL ("*counter*");
   g_assert_cmpuint (psc_stats_get_async (stats, (PscAsyncCounter) (PSC_ASYNC_COUNTER_UNPUBLISHED + 1)), ==, 0);
@@ -1626,11 +1649,14 @@ test_stats_variant (void)
   g_autoptr(GEnumClass) counters = g_type_class_ref (PSC_TYPE_COUNTER);
   g_autoptr(GEnumClass) errors = g_type_class_ref (PSC_TYPE_ERROR);
   g_autoptr(GEnumClass) async = g_type_class_ref (PSC_TYPE_ASYNC_COUNTER);
+  g_autoptr(GEnumClass) persist = g_type_class_ref (PSC_TYPE_PERSIST_COUNTER);
+  g_autoptr(GEnumClass) reasons = g_type_class_ref (PSC_TYPE_FILE_REJECTION);
 
   g_assert_false (g_variant_is_floating (dict));
   g_assert_cmpstr (g_variant_get_type_string (dict), ==, "a{sv}");
   g_assert_cmpuint (g_variant_n_children (dict), ==,
-                    kinds->n_values * counters->n_values + errors->n_values + async->n_values + 2);
+                    kinds->n_values * counters->n_values + errors->n_values + async->n_values + 2 +
+                    1 + persist->n_values + reasons->n_values);
 
   for (guint k = 0; k < kinds->n_values; k++)
     {
@@ -1657,6 +1683,21 @@ test_stats_variant (void)
     }
   assert_dictionary_value (dict, "capacity-failures", psc_stats_get_capacity_failures (stats));
   assert_dictionary_value (dict, "frame", psc_stats_get_frame (stats));
+  assert_dictionary_value (dict, "persistence.enabled", psc_stats_get_persistence_enabled (stats));
+  for (guint p = 0; p < persist->n_values; p++)
+    {
+      g_autofree char *name = g_strconcat ("persistence.", persist->values[p].value_nick, NULL);
+      assert_dictionary_value (dict, name, psc_stats_get_persist (stats, persist->values[p].value));
+    }
+  /* The reasons' names are the enumeration's nicks (and the core's names
+   * that the tools print). */
+  for (guint r = 0; r < reasons->n_values; r++)
+    {
+      g_autofree char *name = g_strconcat ("persistence.rejected.", reasons->values[r].value_nick,
+                                           NULL);
+      assert_dictionary_value (dict, name,
+                               psc_stats_get_file_rejections (stats, reasons->values[r].value));
+    }
 
   /* A few names spelled out, as docs/statistics.md documents them. */
   assert_dictionary_value (dict, "shader-module.entries",

@@ -161,12 +161,17 @@ round_trip (size_t blob_len, bool compress)
   g_assert_cmpuint (info.library_version, ==, psc_le32 (file + 16));
   g_assert_cmpuint (info.library_version, !=, 0);
   g_assert_cmpuint (info.platform, ==, psc_file_platform ());
-  g_assert_cmpuint (info.compression, ==, compress ? 1 : 0);
+  /* Small blobs zstd cannot shrink are stored. */
+  if (compress && blob_len > 4096)
+    g_assert_cmpuint (info.compression, ==, 1);
+  else if (!compress)
+    g_assert_cmpuint (info.compression, ==, 0);
+  g_assert_cmpuint (info.payload_size, <=, blob_len);
   g_assert_true (memcmp (&info.identity, &test_id, sizeof test_id) == 0);
   g_assert_cmpuint (info.payload_size, ==, len - HDR);
   g_assert_cmpuint (info.raw_size, ==, blob_len);
   g_assert_cmpuint (info.written_at, ==, 1234567);
-  if (!compress)
+  if (info.compression == 0)
     g_assert_true (memcmp (file + HDR, blob, blob_len) == 0);
   else if (blob_len > 4096)
     g_assert_cmpuint (info.payload_size, <, blob_len / 4);
@@ -183,6 +188,30 @@ round_trip (size_t blob_len, bool compress)
     }
   free (file);
   g_free (blob);
+}
+
+/* What zstd cannot shrink is stored, so the file is never larger than
+ * the data plus its header. */
+static void
+test_incompressible_stored (void)
+{
+  uint8_t blob[4096];
+  uint32_t x = 12345;
+  uint8_t *file = NULL;
+  size_t len = 0;
+  PscDriverFileInfo info;
+
+  uint8_t *header = make_blob (&test_id, 32);
+  memcpy (blob, header, 32);
+  g_free (header);
+  for (size_t i = 32; i < sizeof blob; i++)
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5, blob[i] = (uint8_t) x;
+  g_assert_cmpint (psc_driver_file_write (&test_id, blob, sizeof blob, true, 3, 0, &file, &len),
+                   ==, PSC_FILE_OK);
+  g_assert_cmpuint (len, ==, HDR + sizeof blob);
+  g_assert_cmpint (psc_driver_file_read_header (file, len, &info), ==, PSC_FILE_OK);
+  g_assert_cmpuint (info.compression, ==, 0);
+  free (file);
 }
 
 static void
@@ -560,6 +589,7 @@ wrap_payload (const void *payload, size_t plen, uint64_t raw, uint32_t compressi
   uint8_t *d = g_malloc (*len);
   memcpy (d, file, HDR);
   memcpy (d + HDR, payload, plen);
+  psc_put_le32 (d + 36, compression);   /* (a 40-byte blob is stored, not compressed) */
   psc_put_le64 (d + 56, plen);
   psc_put_le64 (d + 64, raw);
   rechecksum (d, *len);
@@ -706,6 +736,7 @@ main (int argc, char **argv)
   g_test_add_func ("/file-reason/names", test_reason_names);
   g_test_add_func ("/file-reason/platform", test_platform);
   g_test_add_func ("/driver-file/round-trip", test_round_trip);
+  g_test_add_func ("/driver-file/incompressible-stored", test_incompressible_stored);
   g_test_add_func ("/driver-file/empty", test_empty);
   g_test_add_func ("/driver-file/truncated", test_truncated);
   g_test_add_func ("/driver-file/trailing-data", test_trailing_data);

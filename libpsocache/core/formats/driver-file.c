@@ -108,11 +108,18 @@ psc_driver_file_write (const PscDeviceIdentity *id, const void *blob, size_t blo
   if (file == NULL)
     return PSC_FILE_OUT_OF_MEMORY;
   uint8_t *payload = file + PSC_DRIVER_FILE_HEADER_SIZE;
-  const size_t payload_len = write_payload (payload, cap, blob, blob_len, compress, level);
+  size_t payload_len = write_payload (payload, cap, blob, blob_len, compress, level);
   if (compress && payload_len == 0)
     {
       free (file);   /* zstd fails only when it cannot allocate its context */
       return PSC_FILE_OUT_OF_MEMORY;
+    }
+  /* Data zstd cannot shrink is stored: the file is never larger than the
+   * data plus its header, so what fits the restore cap stays loadable. */
+  if (compress && payload_len >= blob_len)
+    {
+      compress = false;
+      payload_len = write_payload (payload, cap, blob, blob_len, false, level);
     }
   write_fields (file, id,
                 compress ? PSC_DRIVER_FILE_COMPRESSION_ZSTD : PSC_DRIVER_FILE_COMPRESSION_NONE,

@@ -62,7 +62,7 @@ typedef struct {
 } PscDriverFileInfo;
 
 /* Serializes a driver blob: header + payload (zstd at `level` when
- * `compress`, else stored). *out is malloc'd (free with free()). Returns
+ * `compress` and zstd makes it smaller, else stored). *out is malloc'd (free with free()). Returns
  * PSC_FILE_OK or PSC_FILE_OUT_OF_MEMORY (or PSC_FILE_OVERSIZED for a blob
  * above PSC_DRIVER_FILE_DEFAULT_MAX_RAW * 4, never written). */
 PSC_INTERNAL PscFileReason psc_driver_file_write (const PscDeviceIdentity *id,

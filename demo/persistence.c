@@ -1,0 +1,71 @@
+/* persistence.c: psocache-demo's persistence report (see persistence.h).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "persistence.h"
+
+#include <locale.h>
+
+/* Each reason with a non-zero count, as "name": count (JSON) or name=count. */
+static char *
+rejections (PscStats *stats,
+            gboolean  json)
+{
+  g_autoptr(GEnumClass) reasons = g_type_class_ref (PSC_TYPE_FILE_REJECTION);
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < reasons->n_values; i++)
+    {
+      const GEnumValue *v = &reasons->values[i];
+      guint64 n = psc_stats_get_file_rejections (stats, (PscFileRejection) v->value);
+
+      if (n == 0)
+        continue;
+      if (s->len > 0)
+        g_string_append (s, json ? "," : ", ");
+      if (json)
+        g_string_append_printf (s, "\"%s\":%" G_GUINT64_FORMAT, v->value_nick, n);
+      else
+        g_string_append_printf (s, "%s (%" G_GUINT64_FORMAT ")", v->value_nick, n);
+    }
+  return g_string_free (s, FALSE);
+}
+
+void
+psc_demo_print_persistence (PscCache *cache,
+                            PscStats *stats)
+{
+  g_autofree char *rejected = rejections (stats, FALSE);
+  const char *dir = psc_cache_get_cache_directory (cache);
+
+  if (dir == NULL)
+    {
+      g_print ("\nPersistence: off (in memory only)\n");
+      return;
+    }
+  g_print ("\nPersistence: %s\n", dir);
+  g_print ("  driver data loaded: %" G_GUINT64_FORMAT " bytes from %" G_GUINT64_FORMAT
+           " file(s)\n",
+           psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED),
+           psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_FILES_LOADED));
+  g_print ("  rejected: %s\n", rejected[0] != '\0' ? rejected : "nothing");
+}
+
+void
+psc_demo_print_json (PscStats *stats,
+                     guint     pipelines,
+                     double    first_frame_ms)
+{
+  g_autofree char *rejected = rejections (stats, TRUE);
+  char ms[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* The decimal point is '.', whatever the locale. */
+  g_ascii_formatd (ms, sizeof ms, "%.3f", first_frame_ms);
+  g_print ("{\"persistence\":{\"enabled\":%s,\"driver_bytes_loaded\":%" G_GUINT64_FORMAT
+           ",\"rejected\":{%s},\"saved\":%s},\"pipelines\":%u,\"first_frame_ms\":%s}\n",
+           psc_stats_get_persistence_enabled (stats) ? "true" : "false",
+           psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED),
+           rejected,
+           psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_SAVES) > 0 ? "true" : "false",
+           pipelines, ms);
+}

@@ -1,0 +1,20 @@
+/* persistence.h: what psocache-demo reports about its cache's persistence
+ * (a human-readable summary, and the one JSON line of --json).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <psocache/psocache.h>
+
+G_BEGIN_DECLS
+
+/* Prints where the cache persists and what it loaded and rejected. */
+void psc_demo_print_persistence (PscCache *cache, PscStats *stats);
+
+/* The --json line: persistence counters from @stats (read after the
+ * cache was closed, so its save at close is counted), the scene's pipeline
+ * count and the time to the first frame. */
+void psc_demo_print_json (PscStats *stats, guint pipelines, double first_frame_ms);
+
+G_END_DECLS

@@ -1,0 +1,455 @@
+/* psc-persist.c: a cache's persistence: policy, counters, saving (see
+ * psc-persist.h).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "psc-persist.h"
+
+#include "psc-driver-store.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+/* Merge-and-retry rounds when other processes keep replacing the file. */
+#define SAVE_ATTEMPTS 4
+/* zstd level of driver files: fast to write at close, fast to read. */
+#define DRIVER_ZSTD_LEVEL 3
+
+struct _PscPersist
+{
+  PscPersistConfig cfg;
+  char *application_id, *directory;   /* cfg's strings, owned */
+  PscCacheDir dir;
+  PscDriverStore driver;
+  GBytes *initial;            /* validated Vulkan data until the core exists */
+  guint64 saved_changes;      /* psc_core_driver_cache_changes at the last load/save */
+  gboolean loaded_or_saved;
+  gint64 last_save_us;
+  guint warned;               /* WARN_* bits: one warning per kind of failure */
+  int inject_write_error;     /* test hook: a GIOErrorEnum, 0 = none */
+  _Atomic guint64 counters[PSC_PERSIST_COUNTER_N];
+  _Atomic guint64 rejected[PSC_FILE_REASON_COUNT];
+};
+
+enum { WARN_DIRECTORY = 1, WARN_SAVE = 2, WARN_LOAD = 4 };
+
+static void
+count (PscPersist        *p,
+       PscPersistCounter  c,
+       guint64            n)
+{
+  atomic_fetch_add_explicit (&p->counters[c], n, memory_order_relaxed);
+}
+
+static void
+set_gauge (PscPersist        *p,
+           PscPersistCounter  c,
+           guint64            v)
+{
+  atomic_store_explicit (&p->counters[c], v, memory_order_relaxed);
+}
+
+void
+psc_persist_count_rejection (PscPersist    *p,
+                             PscFileReason  reason)
+{
+  if (p == NULL || reason <= PSC_FILE_OK || reason >= PSC_FILE_REASON_COUNT)
+    return;
+  atomic_fetch_add_explicit (&p->rejected[reason], 1, memory_order_relaxed);
+  count (p, PSC_PERSIST_COUNTER_REJECTED_TOTAL, 1);
+}
+
+static void
+warn_once (PscPersist *p,
+           guint       kind,
+           const char *format,
+           ...) G_GNUC_PRINTF (3, 4);
+
+static void
+warn_once (PscPersist *p,
+           guint       kind,
+           const char *format,
+           ...)
+{
+  g_autofree char *msg = NULL;
+  va_list args;
+
+  if ((p->warned & kind) != 0)
+    return;
+  p->warned |= kind;
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_warning ("%s", msg);
+}
+
+/* Loading ------------------------------------------------------------------ */
+
+/* Validates a driver file's bytes for this device: the Vulkan data, or
+ * NULL with *reason. */
+static GBytes *
+validate_driver_bytes (PscPersist    *p,
+                       GBytes        *file,
+                       PscFileReason *reason)
+{
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (file, &len);
+  uint8_t *blob = NULL;
+  size_t blob_len = 0;
+
+  *reason = psc_driver_file_read (data, len, &p->cfg.identity, p->cfg.driver_data_limit,
+                                  &blob, &blob_len, NULL);
+  if (*reason != PSC_FILE_OK)
+    return NULL;
+  /* The core's allocation: handed to GLib with its own free function. */
+  return g_bytes_new_with_free_func (blob, blob_len, free, blob);
+}
+
+/* Reads the running identity's file: its validated Vulkan data, or NULL
+ * (no file, or rejected: counted, warned about once). */
+static GBytes *
+load_driver_file (PscPersist *p)
+{
+  g_autoptr(GBytes) file = NULL;
+  const goffset limit = (goffset) (p->cfg.driver_data_limit + PSC_DRIVER_FILE_HEADER_SIZE);
+  PscFileReason reason = psc_driver_store_read (&p->driver, limit, &file);
+  GBytes *vulkan;
+
+  if (reason == PSC_FILE_OK && file == NULL)
+    return NULL;
+  vulkan = reason == PSC_FILE_OK ? validate_driver_bytes (p, file, &reason) : NULL;
+  if (vulkan == NULL)
+    {
+      psc_persist_count_rejection (p, reason);
+      warn_once (p, WARN_LOAD, _("psocache: %s was not used (%s: %s); the cache starts cold"),
+                 g_file_peek_path (p->driver.file), psc_file_reason_name (reason),
+                 psc_file_reason_describe (reason));
+    }
+  return vulkan;
+}
+
+static void
+open_directory (PscPersist *p)
+{
+  guint removed;
+
+  if (p->dir.mode == PSC_PERSIST_REFUSED)
+    {
+      warn_once (p, WARN_DIRECTORY, _("psocache: persistence is off: %s"), p->dir.why);
+      return;
+    }
+  if (p->dir.mode != PSC_PERSIST_ON)
+    return;
+  psc_driver_store_init (&p->driver, p->dir.dir, &p->cfg.identity);
+  removed = psc_cache_dir_clean_temporaries (&p->dir);
+  count (p, PSC_PERSIST_COUNTER_FILES_REMOVED, removed);
+  p->initial = load_driver_file (p);
+  psc_cache_dir_mark_used (&p->dir, p->driver.name);
+}
+
+PscPersist *
+psc_persist_new (const PscPersistConfig  *cfg,
+                 GError                 **error)
+{
+  PscPersist *p = g_new0 (PscPersist, 1);
+
+  p->cfg = *cfg;
+  p->application_id = g_strdup (cfg->application_id);
+  p->directory = g_strdup (cfg->directory);
+  p->cfg.application_id = p->application_id;
+  p->cfg.directory = p->directory;
+  if (p->cfg.driver_data_limit == 0)
+    p->cfg.driver_data_limit = PSC_DRIVER_FILE_DEFAULT_MAX_RAW;
+  if (!psc_cache_dir_resolve (cfg->application_id, cfg->directory, cfg->max_disk_bytes,
+                              &p->dir, error))
+    {
+      psc_persist_free (p);
+      return NULL;
+    }
+  open_directory (p);
+  return p;
+}
+
+void
+psc_persist_free (PscPersist *p)
+{
+  if (p == NULL)
+    return;
+  g_clear_pointer (&p->initial, g_bytes_unref);
+  psc_driver_store_clear (&p->driver);
+  psc_cache_dir_clear (&p->dir);
+  g_free (p->application_id);
+  g_free (p->directory);
+  g_free (p);
+}
+
+const void *
+psc_persist_initial_driver_data (PscPersist *p,
+                                 gsize      *len)
+{
+  *len = 0;
+  return p->initial != NULL ? g_bytes_get_data (p->initial, len) : NULL;
+}
+
+void
+psc_persist_core_created (PscPersist *p,
+                          PscCore    *core)
+{
+  guint64 left = 0;
+
+  if (p->initial != NULL && psc_core_driver_data_rejected (core))
+    psc_persist_count_rejection (p, PSC_FILE_DRIVER_REJECTED);
+  else if (p->initial != NULL)
+    {
+      count (p, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED, psc_core_driver_data_loaded (core));
+      count (p, PSC_PERSIST_COUNTER_DRIVER_FILES_LOADED, 1);
+    }
+  g_clear_pointer (&p->initial, g_bytes_unref);
+  p->saved_changes = psc_core_driver_cache_changes (core);
+  p->last_save_us = g_get_monotonic_time ();
+  if (p->dir.mode == PSC_PERSIST_ON)
+    {
+      count (p, PSC_PERSIST_COUNTER_FILES_REMOVED,
+             psc_cache_dir_trim (&p->dir, p->driver.name, &left));
+      set_gauge (p, PSC_PERSIST_COUNTER_DISK_BYTES, left);
+    }
+}
+
+/* Saving ------------------------------------------------------------------- */
+
+/* The core's driver data as a driver file's bytes. */
+static GBytes *
+serialize_driver_data (PscPersist  *p,
+                       PscCore     *core,
+                       gsize       *vulkan_len,
+                       GError     **error)
+{
+  PscCoreError core_error;
+  void *data = NULL;
+  size_t len = 0;
+  uint8_t *file = NULL;
+  size_t file_len = 0;
+  PscStatus st;
+  PscFileReason reason;
+
+  PSC_CORE_ERROR_INIT (core_error);
+  st = psc_core_get_driver_data (core, &data, &len, &core_error);
+  if (st != PSC_STATUS_OK)
+    {
+      psc_cache_fail (error, st, &core_error);
+      return NULL;
+    }
+  reason = psc_driver_file_write (&p->cfg.identity, data, len, TRUE, DRIVER_ZSTD_LEVEL,
+                                  (uint64_t) (g_get_real_time () / G_USEC_PER_SEC),
+                                  &file, &file_len);
+  free (data);
+  if (reason != PSC_FILE_OK)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_FAILED, _("driver data: %s"),
+                   psc_file_reason_describe (reason));
+      return NULL;
+    }
+  *vulkan_len = len;
+  return g_bytes_new_with_free_func (file, file_len, free, file);
+}
+
+/* Another process replaced the file since we read it: read it again and
+ * merge its data (if valid for this device) into the core. */
+static void
+merge_other (PscPersist *p,
+             PscCore    *core)
+{
+  g_autoptr(GBytes) vulkan = load_driver_file (p);
+  PscCoreError core_error;
+  gsize len = 0;
+  const void *data;
+
+  count (p, PSC_PERSIST_COUNTER_MERGES, 1);
+  if (vulkan == NULL)
+    return;
+  data = g_bytes_get_data (vulkan, &len);
+  PSC_CORE_ERROR_INIT (core_error);
+  if (psc_core_merge_driver_data (core, data, len, &core_error) == PSC_STATUS_OK)
+    count (p, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED, len);
+  else
+    psc_persist_count_rejection (p, PSC_FILE_DRIVER_REJECTED);
+}
+
+static gboolean
+write_driver_file (PscPersist  *p,
+                   PscCore     *core,
+                   GError     **error)
+{
+  for (guint attempt = 0;; attempt++)
+    {
+      g_autoptr(GError) local = NULL;
+      gsize vulkan_len = 0;
+      g_autoptr(GBytes) bytes = serialize_driver_data (p, core, &vulkan_len, error);
+
+      if (bytes == NULL)
+        return FALSE;
+      if (psc_driver_store_replace (&p->driver, bytes, p->inject_write_error, &local))
+        {
+          set_gauge (p, PSC_PERSIST_COUNTER_DRIVER_BYTES_SAVED, vulkan_len);
+          return TRUE;
+        }
+      if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG) ||
+          attempt + 1 == SAVE_ATTEMPTS)
+        {
+          g_set_error (error, PSC_ERROR, PSC_ERROR_IO, _("saving %s failed: %s"),
+                       g_file_peek_path (p->driver.file), local->message);
+          return FALSE;
+        }
+      merge_other (p, core);
+    }
+}
+
+static void
+after_save (PscPersist *p)
+{
+  guint64 left = 0;
+  guint removed = psc_cache_dir_drop_superseded (&p->dir, p->driver.name);
+
+  removed += psc_cache_dir_trim (&p->dir, p->driver.name, &left);
+  count (p, PSC_PERSIST_COUNTER_FILES_REMOVED, removed);
+  set_gauge (p, PSC_PERSIST_COUNTER_DISK_BYTES, left);
+}
+
+static gboolean
+not_persisting (PscPersist  *p,
+                GError     **error)
+{
+  const char *why;
+
+  switch (p->dir.mode)
+    {
+    case PSC_PERSIST_DISABLED: why = _("PSOCACHE_DISABLE is set"); break;
+    case PSC_PERSIST_REFUSED: why = p->dir.why; break;
+    default: why = _("the cache has neither an application id nor a cache directory"); break;
+    }
+  g_set_error (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED, _("persistence is off: %s"), why);
+  return FALSE;
+}
+
+gboolean
+psc_persist_save (PscPersist  *p,
+                  PscCore     *core,
+                  GError     **error)
+{
+  g_autoptr(GError) local = NULL;
+  const guint64 changes = psc_core_driver_cache_changes (core);
+
+  if (p->dir.mode != PSC_PERSIST_ON)
+    return not_persisting (p, error);
+  p->last_save_us = g_get_monotonic_time ();
+  if (changes == p->saved_changes && p->driver.known)
+    {
+      count (p, PSC_PERSIST_COUNTER_SAVES_SKIPPED, 1);
+      return TRUE;
+    }
+  if (!write_driver_file (p, core, &local))
+    {
+      count (p, PSC_PERSIST_COUNTER_SAVE_FAILURES, 1);
+      warn_once (p, WARN_SAVE, "psocache: %s", local->message);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  count (p, PSC_PERSIST_COUNTER_SAVES, 1);
+  /* Merges during the save changed the core: what was written includes them. */
+  p->saved_changes = psc_core_driver_cache_changes (core);
+  after_save (p);
+  return TRUE;
+}
+
+void
+psc_persist_pump (PscPersist *p,
+                  PscCore    *core)
+{
+  if (p->dir.mode != PSC_PERSIST_ON || p->cfg.save_interval_s == 0 ||
+      g_get_monotonic_time () - p->last_save_us < (gint64) p->cfg.save_interval_s * G_USEC_PER_SEC ||
+      psc_core_driver_cache_changes (core) == p->saved_changes)
+    return;
+  psc_persist_save (p, core, NULL);
+}
+
+/* Bytes in, bytes out ------------------------------------------------------ */
+
+GBytes *
+psc_persist_save_to_bytes (PscPersist  *p,
+                           PscCore     *core,
+                           GError     **error)
+{
+  gsize vulkan_len = 0;
+  return serialize_driver_data (p, core, &vulkan_len, error);
+}
+
+gboolean
+psc_persist_load_bytes (PscPersist  *p,
+                        PscCore     *core,
+                        GBytes      *bytes,
+                        GError     **error)
+{
+  g_autoptr(GBytes) vulkan = NULL;
+  PscFileReason reason;
+  PscCoreError core_error;
+  gsize len = 0;
+  const void *data;
+
+  vulkan = validate_driver_bytes (p, bytes, &reason);
+  if (vulkan == NULL)
+    {
+      psc_persist_count_rejection (p, reason);
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_DATA, _("driver data: %s: %s"),
+                   psc_file_reason_name (reason), psc_file_reason_describe (reason));
+      return FALSE;
+    }
+  data = g_bytes_get_data (vulkan, &len);
+  PSC_CORE_ERROR_INIT (core_error);
+  if (psc_core_merge_driver_data (core, data, len, &core_error) != PSC_STATUS_OK)
+    {
+      if (core_error.status == PSC_STATUS_VULKAN)
+        psc_persist_count_rejection (p, PSC_FILE_DRIVER_REJECTED);
+      psc_error_from_core (error, &core_error);
+      return FALSE;
+    }
+  count (p, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED, len);
+  count (p, PSC_PERSIST_COUNTER_DRIVER_FILES_LOADED, 1);
+  return TRUE;
+}
+
+/* State -------------------------------------------------------------------- */
+
+gboolean
+psc_persist_enabled (const PscPersist *p)
+{
+  return p != NULL && p->dir.mode == PSC_PERSIST_ON;
+}
+
+const char *
+psc_persist_directory (const PscPersist *p)
+{
+  return p != NULL ? p->dir.path : NULL;
+}
+
+void
+psc_persist_read_counters (const PscPersist   *p,
+                           PscPersistSnapshot *out)
+{
+  memset (out, 0, sizeof *out);
+  if (p == NULL)
+    return;
+  out->enabled = p->dir.mode == PSC_PERSIST_ON;
+  for (guint i = 0; i < PSC_PERSIST_COUNTER_N; i++)
+    out->value[i] = atomic_load_explicit (&p->counters[i], memory_order_relaxed);
+  for (guint r = 0; r < PSC_FILE_REASON_COUNT; r++)
+    out->rejected[r] = atomic_load_explicit (&p->rejected[r], memory_order_relaxed);
+}
+
+void
+psc_persist_set_write_failure (PscPersist *p,
+                               int         io_error)
+{
+  p->inject_write_error = io_error;
+}

@@ -1,0 +1,720 @@
+/* test-persist.c: persistent layer 1 (the driver pipeline-cache file) on
+ * lavapipe with validation, with real files under a private
+ * $XDG_CACHE_HOME: where a cache persists and
+ * when it does not, the user's knobs, unsafe directories, every kind of
+ * bad file (each reported with its reason, each rendering the same image as
+ * a cold start), a symbolic link or a directory in the file's place,
+ * failed writes, two caches saving the same file, temporary-file cleanup,
+ * the age and quota rules, a driver update, and the bytes API.
+ *
+ * Lavapipe's VkPipelineCache data is a 32-byte header: these tests prove
+ * the file handling, not a warm-start speed-up (psc-bench warm does, on
+ * real hardware).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "harness.h"
+#include "psc-test-hooks.h"
+#include "craft.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#define APP_ID "io.github.psocache.PersistTest"
+
+static PscCache *
+persist_cache (PscTestHarness *h, const char *app_id, const char *dir,
+               const PscCoreTestHooks *hooks)
+{
+  g_autoptr(GError) error = NULL;
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  PscCache *cache;
+
+  options.application_id = app_id;
+  options.cache_directory = dir;
+  options.workers = 1;
+  cache = psc_cache_new_with_hooks (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
+                                    &options, hooks, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (cache);
+  g_ptr_array_add (h->caches, cache);
+  return cache;
+}
+
+static guint64
+persist_count (PscCache *cache, PscPersistCounter c)
+{
+  g_autoptr(PscStats) s = psc_cache_get_stats (cache);
+  return psc_stats_get_persist (s, c);
+}
+
+static guint64
+rejections (PscCache *cache, const char *reason)
+{
+  g_autoptr(PscStats) s = psc_cache_get_stats (cache);
+  g_autoptr(GVariant) v = psc_stats_to_variant (s);
+  g_autofree char *key = g_strconcat ("persistence.rejected.", reason, NULL);
+  guint64 n = 0;
+  g_assert_true (g_variant_lookup (v, key, "t", &n));
+  return n;
+}
+
+/* A compute pipeline with a specialization value, so every call with a new
+ * value creates something (the driver cache changes). */
+static VkPipeline
+make_pipeline (PscCache *cache, float value)
+{
+  g_autoptr(GError) error = NULL;
+  PscTestObjects o;
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  VkPipeline p;
+
+  float v;
+
+  psc_test_objects_init (&o, cache);
+  psc_test_compute_info_init (&ci, &spec, &entry, &v, &o);
+  spec.pData = &value;     /* the caller's value, not the default */
+  p = psc_cache_get_compute_pipeline (cache, &ci, &error);
+  g_assert_no_error (error);
+  g_assert_true (p != VK_NULL_HANDLE);
+  return p;
+}
+
+/* The one driver file of a directory (its name). */
+static char *
+driver_file_in (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  char *found = NULL;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, "driver-") && g_str_has_suffix (name, ".pscache"))
+      {
+        g_assert_null (found);
+        found = g_build_filename (dir, name, NULL);
+      }
+  return found;
+}
+
+static char *
+new_dir (const char *name)
+{
+  char *dir = g_build_filename (g_get_user_cache_dir (), name, NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  return dir;
+}
+
+/* Creates a cache on @dir, makes a pipeline, closes it: @dir then holds
+ * this device's driver file, whose path is returned. */
+static char *
+seed_dir (PscTestHarness *h, const char *dir)
+{
+  PscCache *cache = persist_cache (h, NULL, dir, NULL);
+  make_pipeline (cache, 1.0f);
+  psc_test_harness_drop_cache (h, cache);
+  return driver_file_in (dir);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+test_off (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autoptr(GError) error = NULL;
+  PscCache *cache = persist_cache (h, NULL, NULL, NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(PscStats) stats = NULL;
+
+  g_assert_null (psc_cache_get_cache_directory (cache));
+  g_assert_false (psc_cache_save (cache, &error));
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED);
+  g_test_message ("%s", error->message);
+  g_clear_error (&error);
+
+  /* The bytes API works without a directory. */
+  make_pipeline (cache, 2.0f);
+  bytes = psc_cache_save_to_bytes (cache, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (bytes), >, 96);
+  g_assert_true (psc_cache_load_bytes (cache, bytes, &error));
+  g_assert_no_error (error);
+  stats = psc_cache_get_stats (cache);
+  g_assert_false (psc_stats_get_persistence_enabled (stats));
+  g_assert_cmpuint (psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_FILES_LOADED), ==, 1);
+
+  /* Nothing was written anywhere. */
+  {
+    g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "psocache", NULL);
+    g_assert_false (g_file_test (root, G_FILE_TEST_EXISTS));
+  }
+  psc_test_harness_finish (h);
+}
+
+static void
+test_bad_arguments (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  const char *bad_ids[] = { "not an id", "nodots", ".starts.with.dot", "a..b", "" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_ids); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(PscCache) cache = g_initable_new (PSC_TYPE_CACHE, NULL, &error,
+                                                  "device", h->psc_device,
+                                                  "application-id", bad_ids[i], NULL);
+      g_assert_null (cache);
+      g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "application-id"));
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(PscCache) cache = g_initable_new (PSC_TYPE_CACHE, NULL, &error,
+                                                "device", h->psc_device,
+                                                "cache-directory", "relative/dir", NULL);
+    g_assert_null (cache);
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "cache-directory"));
+  }
+  psc_test_harness_finish (h);
+}
+
+static void
+test_save_and_load (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *expected = g_build_filename (g_get_user_cache_dir (), "psocache", APP_ID ".Load",
+                                                NULL);
+  g_autofree char *file = NULL;
+  g_autoptr(GError) error = NULL;
+  PscCache *cache = persist_cache (h, APP_ID ".Load", NULL, NULL);
+  struct stat st;
+
+  g_assert_cmpstr (psc_cache_get_cache_directory (cache), ==, expected);
+  g_assert_cmpint (g_stat (expected, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 0777, ==, 0700);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_DRIVER_FILES_LOADED), ==, 0);
+
+  make_pipeline (cache, 3.0f);
+  g_assert_true (psc_cache_save (cache, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_SAVES), ==, 1);
+  /* Nothing changed: skipped. */
+  g_assert_true (psc_cache_save (cache, &error));
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_SAVES), ==, 1);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_SAVES_SKIPPED), ==, 1);
+  psc_test_harness_drop_cache (h, cache);
+
+  file = driver_file_in (expected);
+  g_assert_nonnull (file);
+  g_assert_cmpint (g_stat (file, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 0077, ==, 0);
+
+  cache = persist_cache (h, APP_ID ".Load", NULL, NULL);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_DRIVER_FILES_LOADED), ==, 1);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED), >=, 32);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_REJECTED_TOTAL), ==, 0);
+  /* Closing without a change writes nothing. */
+  psc_cache_close (cache, 0);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_SAVES), ==, 0);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_SAVES_SKIPPED), ==, 1);
+  psc_test_harness_finish (h);
+}
+
+static void
+test_environment (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *root = new_dir ("elsewhere");
+  g_autofree char *expected = g_build_filename (root, APP_ID, NULL);
+  g_autofree char *explicit_dir = new_dir ("explicit");
+  PscCache *cache;
+
+  g_setenv ("PSOCACHE_DIR", root, TRUE);
+  cache = persist_cache (h, APP_ID, NULL, NULL);
+  g_assert_cmpstr (psc_cache_get_cache_directory (cache), ==, expected);
+  psc_test_harness_drop_cache (h, cache);
+  /* An application's own directory is not moved. */
+  cache = persist_cache (h, APP_ID, explicit_dir, NULL);
+  g_assert_cmpstr (psc_cache_get_cache_directory (cache), ==, explicit_dir);
+  psc_test_harness_drop_cache (h, cache);
+  g_unsetenv ("PSOCACHE_DIR");
+
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *on[] = { "1", "true", "YES" };
+      g_setenv ("PSOCACHE_DISABLE", on[i], TRUE);
+      cache = persist_cache (h, APP_ID, explicit_dir, NULL);
+      g_assert_null (psc_cache_get_cache_directory (cache));
+      psc_test_harness_drop_cache (h, cache);
+    }
+  g_setenv ("PSOCACHE_DISABLE", "0", TRUE);
+  cache = persist_cache (h, APP_ID, explicit_dir, NULL);
+  g_assert_cmpstr (psc_cache_get_cache_directory (cache), ==, explicit_dir);
+  psc_test_harness_drop_cache (h, cache);
+  g_unsetenv ("PSOCACHE_DISABLE");
+
+  /* A quota smaller than our own file: other identities would go, ours stays. */
+  g_setenv ("PSOCACHE_MAX_SIZE", "1K", TRUE);
+  cache = persist_cache (h, APP_ID, explicit_dir, NULL);
+  make_pipeline (cache, 4.0f);
+  psc_test_harness_drop_cache (h, cache);
+  {
+    g_autofree char *ours = driver_file_in (explicit_dir);
+    g_assert_nonnull (ours);
+  }
+  g_setenv ("PSOCACHE_MAX_SIZE", "lots", TRUE);
+  g_test_expect_message ("Psc", G_LOG_LEVEL_WARNING, "*PSOCACHE_MAX_SIZE=lots*");
+  cache = persist_cache (h, APP_ID, explicit_dir, NULL);
+  g_test_assert_expected_messages ();
+  psc_test_harness_drop_cache (h, cache);
+  g_unsetenv ("PSOCACHE_MAX_SIZE");
+  psc_test_harness_finish (h);
+}
+
+static void
+test_unsafe_directory (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *open_dir = new_dir ("world-writable");
+  g_autofree char *foreign = NULL;
+  PscCache *cache;
+
+  g_assert_cmpint (g_chmod (open_dir, 0777), ==, 0);
+  g_test_expect_message ("Psc", G_LOG_LEVEL_WARNING, "*writable by its group or by others*");
+  cache = persist_cache (h, NULL, open_dir, NULL);
+  g_test_assert_expected_messages ();
+  g_assert_null (psc_cache_get_cache_directory (cache));
+  make_pipeline (cache, 5.0f);     /* works in memory */
+  psc_test_harness_drop_cache (h, cache);
+  g_assert_null (driver_file_in (open_dir));
+
+  /* Owned by another user: as root, give a directory away; otherwise a
+   * system directory is someone else's already. */
+  if (geteuid () == 0)
+    {
+      foreign = new_dir ("foreign");
+      g_assert_cmpint (chown (foreign, 65534, 65534), ==, 0);
+    }
+  else
+    foreign = g_strdup ("/usr/share");
+  g_test_expect_message ("Psc", G_LOG_LEVEL_WARNING, "*belongs to another user*");
+  cache = persist_cache (h, NULL, foreign, NULL);
+  g_test_assert_expected_messages ();
+  g_assert_null (psc_cache_get_cache_directory (cache));
+  psc_test_harness_drop_cache (h, cache);
+  psc_test_harness_finish (h);
+}
+
+/* ------------------------------------------------------------------------
+ * Render identity: the scene through a cache on each kind of directory
+ * renders the image of a cold start, and each bad file is reported with its
+ * reason.
+ */
+static void
+render_on (PscTestHarness *h, const char *dir, PscDemoSceneResult *result, PscCache **out)
+{
+  g_autoptr(GError) error = NULL;
+  PscCache *cache = persist_cache (h, NULL, dir, NULL);
+  PscDemoSceneOptions options;
+
+  psc_test_scene_options_init (&options);
+  options.frames = 1;
+  g_assert_true (psc_demo_scene_run (cache, &options, result, &error));
+  g_assert_no_error (error);
+  *out = cache;
+}
+
+static void
+assert_same_image (const PscDemoSceneResult *a, const PscDemoSceneResult *b, const char *what)
+{
+  guint max_diff = 0;
+  gsize differing;
+
+  g_assert_cmpuint (a->width, ==, b->width);
+  g_assert_cmpuint (a->height, ==, b->height);
+  differing = psc_test_compare_images (a->pixels, b->pixels, a->width, a->height, &max_diff);
+  if (differing != 0)
+    g_test_message ("%s: %" G_GSIZE_FORMAT " pixels differ", what, differing);
+  g_assert_cmpuint (differing, ==, 0);
+}
+
+static guint8 *
+read_file (const char *path, gsize *len)
+{
+  g_autoptr(GError) error = NULL;
+  char *data = NULL;
+  g_assert_true (g_file_get_contents (path, &data, len, &error));
+  g_assert_no_error (error);
+  data = g_realloc (data, *len + 16);
+  return (guint8 *) data;
+}
+
+/* A fresh directory for a condition; *file is where its driver file goes. */
+static char *
+condition_dir (const char *condition, const char *base, char **file)
+{
+  g_autofree char *name = g_strconcat ("identity-", condition, NULL);
+  char *dir = new_dir (name);
+  *file = g_build_filename (dir, base, NULL);
+  return dir;
+}
+
+/* Renders on @dir: the image must be @cold's; @reason (NULL: none) must be
+ * the one rejection counted. Returns the cache's save failures. */
+static guint64
+check_condition (PscTestHarness *h, const PscDemoSceneResult *cold, const char *dir,
+                 const char *what, const char *reason)
+{
+  PscDemoSceneResult result = { 0 };
+  PscCache *cache = NULL;
+  guint64 failures;
+
+  render_on (h, dir, &result, &cache);
+  assert_same_image (cold, &result, what);
+  if (reason != NULL)
+    g_assert_cmpuint (rejections (cache, reason), ==, 1);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_REJECTED_TOTAL), ==, reason != NULL);
+  psc_cache_close (cache, 0);
+  failures = persist_count (cache, PSC_PERSIST_COUNTER_SAVE_FAILURES);
+  psc_test_harness_drop_cache (h, cache);
+  psc_demo_scene_result_clear (&result);
+  return failures;
+}
+
+static void
+test_render_identity (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *cold_dir = new_dir ("cold");
+  g_autofree char *file = NULL, *base = NULL;
+  g_autofree guint8 *data = NULL;
+  PscDemoSceneResult cold = { 0 };
+  PscCache *cache = NULL;
+  gsize len = 0;
+
+  /* Cold: nothing to load; the close saves. */
+  render_on (h, cold_dir, &cold, &cache);
+  g_assert_cmpuint (psc_test_count_colors (cold.pixels, cold.width, cold.height), >, 16);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_REJECTED_TOTAL), ==, 0);
+  psc_test_harness_drop_cache (h, cache);
+  file = driver_file_in (cold_dir);
+  g_assert_nonnull (file);
+  base = g_path_get_basename (file);
+  data = read_file (file, &len);
+
+  /* Warm: the file is loaded. */
+  {
+    PscDemoSceneResult warm = { 0 };
+    render_on (h, cold_dir, &warm, &cache);
+    assert_same_image (&cold, &warm, "warm");
+    g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_DRIVER_FILES_LOADED), ==, 1);
+    psc_test_harness_drop_cache (h, cache);
+    psc_demo_scene_result_clear (&warm);
+  }
+
+  for (const PscTestMutation *m = psc_test_mutations; m->name != NULL; m++)
+    {
+      g_autofree char *target = NULL;
+      g_autofree char *dir = condition_dir (m->name, base, &target);
+      g_autofree guint8 *copy = g_memdup2 (data, len + 16);
+      gsize n = psc_test_craft_driver_file (m->name, copy, len);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_cmpuint (n, !=, (gsize) -1);
+      g_assert_true (g_file_set_contents (target, (const char *) copy, (gssize) n, &error));
+      g_test_message ("%s: expecting %s", m->name, m->reason);
+      g_test_expect_message ("Psc", G_LOG_LEVEL_WARNING, "*was not used*");
+      check_condition (h, &cold, dir, m->name, m->reason);
+      g_test_assert_expected_messages ();
+    }
+
+  /* A directory where the file should be: not read, not replaced. */
+  {
+    g_autofree char *target = NULL;
+    g_autofree char *dir = condition_dir ("directory", base, &target);
+    g_assert_cmpint (g_mkdir (target, 0700), ==, 0);
+    g_test_expect_message ("Psc", G_LOG_LEVEL_WARNING, "*was not used*");
+    g_test_expect_message ("Psc", G_LOG_LEVEL_WARNING, "*not a regular file*");
+    g_assert_cmpuint (check_condition (h, &cold, dir, "directory", "not-regular"), ==, 1);
+    g_test_assert_expected_messages ();
+    g_assert_true (g_file_test (target, G_FILE_TEST_IS_DIR));
+  }
+
+  /* A symbolic link to a valid file: never followed, never written through. */
+  {
+    g_autofree char *target = NULL;
+    g_autofree char *dir = condition_dir ("symlink", base, &target);
+    g_autofree char *elsewhere = g_build_filename (dir, "elsewhere", NULL);
+    g_autofree guint8 *after = NULL;
+    gsize after_len = 0;
+
+    g_assert_true (g_file_set_contents (elsewhere, (const char *) data, (gssize) len, NULL));
+    g_assert_cmpint (symlink (elsewhere, target), ==, 0);
+    g_test_expect_message ("Psc", G_LOG_LEVEL_WARNING, "*was not used*");
+    g_test_expect_message ("Psc", G_LOG_LEVEL_WARNING, "*symbolic link*");
+    g_assert_cmpuint (check_condition (h, &cold, dir, "symlink", "symlink"), ==, 1);
+    g_test_assert_expected_messages ();
+    g_assert_true (g_file_test (target, G_FILE_TEST_IS_SYMLINK));
+    after = read_file (elsewhere, &after_len);
+    g_assert_cmpmem (after, after_len, data, len);
+  }
+
+  /* Absent: a directory without the file. */
+  {
+    g_autofree char *target = NULL;
+    g_autofree char *dir = condition_dir ("absent", base, &target);
+    check_condition (h, &cold, dir, "absent", NULL);
+    g_assert_true (g_file_test (target, G_FILE_TEST_IS_REGULAR));
+  }
+
+  /* Disabled: nothing read or written. */
+  {
+    g_autofree char *target = NULL;
+    g_autofree char *dir = condition_dir ("disabled", base, &target);
+    g_setenv ("PSOCACHE_DISABLE", "1", TRUE);
+    check_condition (h, &cold, dir, "disabled", NULL);
+    g_unsetenv ("PSOCACHE_DISABLE");
+    g_assert_false (g_file_test (target, G_FILE_TEST_EXISTS));
+  }
+
+  psc_demo_scene_result_clear (&cold);
+  psc_test_harness_finish (h);
+}
+
+/* ------------------------------------------------------------------------
+ * Writes that fail, and two caches saving one file.
+ */
+static void
+test_write_failure (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *dir = new_dir ("full-disk");
+  g_autofree char *file = seed_dir (h, dir);
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *before = NULL, *after = NULL;
+  gsize before_len = 0, after_len = 0;
+  PscCoreTestHooks hooks = { .persist_write_error = G_IO_ERROR_NO_SPACE };
+  PscCache *cache;
+
+  before = read_file (file, &before_len);
+  cache = persist_cache (h, NULL, dir, &hooks);
+  make_pipeline (cache, 6.0f);
+  g_test_expect_message ("Psc", G_LOG_LEVEL_WARNING, "*saving*failed*");
+  g_assert_false (psc_cache_save (cache, &error));
+  g_test_assert_expected_messages ();
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_IO);
+  g_clear_error (&error);
+  /* One warning only; the close's save fails too, quietly. */
+  make_pipeline (cache, 7.0f);
+  g_assert_false (psc_cache_save (cache, &error));
+  g_clear_error (&error);
+  psc_cache_close (cache, 0);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_SAVE_FAILURES), ==, 3);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_SAVES), ==, 0);
+  psc_test_harness_drop_cache (h, cache);
+  after = read_file (file, &after_len);
+  g_assert_cmpmem (after, after_len, before, before_len);
+  psc_test_harness_finish (h);
+}
+
+static void
+test_two_writers (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *dir = new_dir ("two-writers");
+  g_autoptr(GError) error = NULL;
+  PscCache *a = persist_cache (h, NULL, dir, NULL);
+  PscCache *b = persist_cache (h, NULL, dir, NULL);
+
+  /* Neither found a file. b creates it; a then finds one it never read. */
+  make_pipeline (b, 8.0f);
+  g_assert_true (psc_cache_save (b, &error));
+  g_assert_no_error (error);
+  g_usleep (1100 * 1000);
+  make_pipeline (a, 9.0f);
+  g_assert_true (psc_cache_save (a, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (persist_count (a, PSC_PERSIST_COUNTER_MERGES), ==, 1);
+  g_assert_cmpuint (persist_count (a, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED), >=, 32);
+  /* a replaced b's file since b wrote it: b merges in turn. (On lavapipe
+   * the Vulkan data of both is the same 32-byte header: the files differ
+   * in their write time, in seconds, only; so a's comes a second later.) */
+  make_pipeline (b, 10.0f);
+  g_assert_true (psc_cache_save (b, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (persist_count (b, PSC_PERSIST_COUNTER_MERGES), ==, 1);
+  g_assert_cmpuint (persist_count (a, PSC_PERSIST_COUNTER_REJECTED_TOTAL) +
+                    persist_count (b, PSC_PERSIST_COUNTER_REJECTED_TOTAL), ==, 0);
+  psc_test_harness_finish (h);
+}
+
+/* ------------------------------------------------------------------------
+ * Housekeeping: stale temporary files, unused identities, the quota, a
+ * driver update.
+ */
+static void
+write_aged (const char *dir, const char *name, gsize size, gint64 age_s)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *zeros = g_malloc0 (size);
+  const gint64 t = g_get_real_time () / G_USEC_PER_SEC - age_s;
+
+  g_assert_true (g_file_set_contents (path, zeros, (gssize) size, NULL));
+  {
+    struct timespec times[2] = { { (time_t) t, 0 }, { (time_t) t, 0 } };
+    g_assert_cmpint (utimensat (AT_FDCWD, path, times, 0), ==, 0);
+  }
+}
+
+static gboolean
+exists_in (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+/* Our file's name with its driver-version field replaced. */
+static char *
+other_driver_version (const char *base)
+{
+  /* "driver-VVVVVVVV-DDDDDDDD-XXXXXXXX-..." */
+  char *s = g_strdup (base);
+  g_assert_cmpuint (strlen (s), >, 34);
+  memcpy (s + 25, s[25] == 'f' ? "00000000" : "ffffffff", 8);
+  return s;
+}
+
+static void
+test_housekeeping (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *dir = new_dir ("housekeeping");
+  g_autofree char *file = seed_dir (h, dir);
+  g_autofree char *base = g_path_get_basename (file);
+  g_autofree char *updated = other_driver_version (base);
+  const char *old_gpu = "driver-0000abcd-00001234-00000001-00112233445566778899aabbccddeeff.pscache";
+  const char *big_gpu = "driver-0000abcd-00005678-00000001-00112233445566778899aabbccddeeff.pscache";
+  const char *recent_gpu = "driver-0000abcd-00009abc-00000001-00112233445566778899aabbccddeeff.pscache";
+  g_autofree char *old_marker = g_strconcat (old_gpu, ".used", NULL);
+  g_autoptr(GError) error = NULL;
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  PscCache *cache;
+
+  write_aged (dir, ".goutputstream-ABC123", 10, 3600);     /* stale */
+  write_aged (dir, ".goutputstream-DEF456", 10, 5);        /* maybe another save: kept */
+  write_aged (dir, old_gpu, 100, 9 * 24 * 3600);
+  write_aged (dir, old_marker, 0, 8 * 24 * 3600);          /* unused for 8 days */
+  write_aged (dir, recent_gpu, 100, 60);
+  write_aged (dir, big_gpu, 64 * 1024, 120);               /* over the quota below */
+  write_aged (dir, updated, 100, 60);                      /* superseded by ours */
+
+  options.cache_directory = dir;
+  options.max_disk_bytes = 16 * 1024;
+  cache = psc_cache_new_full (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
+                              &options, &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (h->caches, cache);
+  g_assert_false (exists_in (dir, ".goutputstream-ABC123"));
+  g_assert_true (exists_in (dir, ".goutputstream-DEF456"));
+  g_assert_false (exists_in (dir, old_gpu));
+  g_assert_false (exists_in (dir, old_marker));
+  g_assert_false (exists_in (dir, big_gpu));
+  g_assert_true (exists_in (dir, recent_gpu));
+  g_assert_true (exists_in (dir, base));
+  /* The stale temporary, the old identity and its marker, the big one. */
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_FILES_REMOVED), ==, 4);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_DISK_BYTES), <, 16 * 1024);
+
+  /* Our file exists: the older driver's file of the same GPU goes at the
+   * next save. */
+  g_assert_true (exists_in (dir, updated));
+  make_pipeline (cache, 11.0f);
+  g_assert_true (psc_cache_save (cache, &error));
+  g_assert_false (exists_in (dir, updated));
+  g_assert_true (exists_in (dir, recent_gpu));
+  psc_test_harness_finish (h);
+}
+
+static void
+test_bytes_untrusted (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  PscCache *cache = persist_cache (h, NULL, NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) good = NULL;
+  gsize len = 0;
+  const guint8 *data;
+
+  make_pipeline (cache, 12.0f);
+  good = psc_cache_save_to_bytes (cache, &error);
+  g_assert_no_error (error);
+  data = g_bytes_get_data (good, &len);
+  for (const PscTestMutation *m = psc_test_mutations; m->name != NULL; m++)
+    {
+      g_autofree guint8 *copy = g_malloc0 (len + 16);
+      gsize n;
+      g_autoptr(GBytes) bad = NULL;
+
+      memcpy (copy, data, len);
+      n = psc_test_craft_driver_file (m->name, copy, len);
+      bad = g_bytes_new (copy, n);
+
+      g_assert_false (psc_cache_load_bytes (cache, bad, &error));
+      g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_DATA);
+      g_assert_nonnull (strstr (error->message, m->reason));
+      g_clear_error (&error);
+      g_assert_cmpuint (rejections (cache, m->reason), >=, 1);
+    }
+  /* Still valid: it creates and loads good data. */
+  make_pipeline (cache, 13.0f);
+  g_assert_true (psc_cache_load_bytes (cache, good, &error));
+  g_assert_no_error (error);
+  psc_test_harness_finish (h);
+}
+
+int
+main (int argc, char **argv)
+{
+  /* One private $XDG_CACHE_HOME for the whole run, set before GLib reads
+   * it (each test uses directories and application ids of its own).
+   * G_TEST_OPTION_ISOLATE_DIRS would also move the data and config
+   * directories, where the Vulkan loader finds the validation layer, and
+   * GLib keeps the strings of every reloaded directory (leaks). */
+  g_autofree char *root = g_dir_make_tmp ("psc-persist-XXXXXX", NULL);
+  g_autofree char *cache_home = g_build_filename (root, "cache", NULL);
+  int status;
+
+  g_assert_nonnull (root);
+  g_setenv ("XDG_CACHE_HOME", cache_home, TRUE);
+  g_unsetenv ("PSOCACHE_DIR");
+  g_unsetenv ("PSOCACHE_DISABLE");
+  g_unsetenv ("PSOCACHE_MAX_SIZE");
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/persist/off", test_off);
+  g_test_add_func ("/persist/bad-arguments", test_bad_arguments);
+  g_test_add_func ("/persist/save-and-load", test_save_and_load);
+  g_test_add_func ("/persist/environment", test_environment);
+  g_test_add_func ("/persist/unsafe-directory", test_unsafe_directory);
+  g_test_add_func ("/persist/render-identity", test_render_identity);
+  g_test_add_func ("/persist/write-failure", test_write_failure);
+  g_test_add_func ("/persist/two-writers", test_two_writers);
+  g_test_add_func ("/persist/housekeeping", test_housekeeping);
+  g_test_add_func ("/persist/bytes-untrusted", test_bytes_untrusted);
+  status = g_test_run ();
+  {
+    const char *argv_rm[] = { "rm", "-rf", root, NULL };
+    g_spawn_sync (NULL, (char **) argv_rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                  NULL, NULL);
+  }
+  return status;
+}
