@@ -57,3 +57,6 @@ G_NORETURN void die (const char *what, GError *error);
 /* The benchmarks in files of their own (argv[1] is the benchmark's name). */
 int bench_churn (int argc, char **argv);
 int bench_scale (int argc, char **argv);
+int bench_warm (int argc, char **argv);
+int bench_warm_role (int argc, char **argv);   /* warm's hidden child */
+int bench_disk (int argc, char **argv);

@@ -2,6 +2,9 @@
  *
  *   psc-bench hit [--pipelines N] [--batches B]
  *   psc-bench async [--workers W] [--pipelines P] [--batch N] [--validate]
+ *   (churn, scale, warm and disk: in bench-churn.c, bench-scale.c,
+ *   bench-warm.c and bench-disk.c; the pipeline family of async, warm and
+ *   disk: bench-family.c)
  *
  * hit: H = median ns per graphics-pipeline hit through the public API
  * (canonicalize, hash, find, compare in full) over N distinct realistic
@@ -44,77 +47,9 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench-family.h"
 #include "bench.vert.h"
 #include "bench.frag.h"
-#include "async.vert.h"
-#include "async.frag.h"
-
-/* Everything but the shader stages: 4 vertex attributes, depth, dynamic
- * viewport and scissor, `colors` attachments of format set `fmt`, blending
- * on or off. Shared by every create info the bench builds (B is any struct
- * with the members below). */
-#define FILL_FIXED_STATE(b, colors, fmt, blend, layout_)                        \
-  do {                                                                         \
-    b->binding = (VkVertexInputBindingDescription) { 0, 48, VK_VERTEX_INPUT_RATE_VERTEX };\
-    b->attrs[0] = (VkVertexInputAttributeDescription) { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 };\
-    b->attrs[1] = (VkVertexInputAttributeDescription) { 1, 0, VK_FORMAT_R32G32B32_SFLOAT, 12 };\
-    b->attrs[2] = (VkVertexInputAttributeDescription) { 2, 0, VK_FORMAT_R32G32_SFLOAT, 24 };\
-    b->attrs[3] = (VkVertexInputAttributeDescription) { 3, 0, VK_FORMAT_R8G8B8A8_UNORM, 32 };\
-    b->vi = (VkPipelineVertexInputStateCreateInfo) {                          \
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,     \
-      .vertexBindingDescriptionCount = 1, .pVertexBindingDescriptions = &b->binding,\
-      .vertexAttributeDescriptionCount = 4, .pVertexAttributeDescriptions = b->attrs };\
-    b->ia = (VkPipelineInputAssemblyStateCreateInfo) {                        \
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,   \
-      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST };                      \
-    b->vp = (VkPipelineViewportStateCreateInfo) {                             \
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,         \
-      .viewportCount = 1, .scissorCount = 1 };                                \
-    b->rs = (VkPipelineRasterizationStateCreateInfo) {                        \
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,    \
-      .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_BACK_BIT, \
-      .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f };      \
-    b->ms = (VkPipelineMultisampleStateCreateInfo) {                          \
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,      \
-      .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT };                        \
-    b->ds = (VkPipelineDepthStencilStateCreateInfo) {                         \
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,    \
-      .depthTestEnable = VK_TRUE, .depthWriteEnable = !blend,                 \
-      .depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL, .maxDepthBounds = 1.0f };\
-    for (uint32_t a = 0; a < colors; a++)                                     \
-      b->blend[a] = (VkPipelineColorBlendAttachmentState) {                   \
-        .blendEnable = blend,                                                 \
-        .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,                     \
-        .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,           \
-        .colorBlendOp = VK_BLEND_OP_ADD,                                      \
-        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,                           \
-        .dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO,                          \
-        .alphaBlendOp = VK_BLEND_OP_ADD,                                      \
-        .colorWriteMask = 0xf };                                              \
-    b->cb = (VkPipelineColorBlendStateCreateInfo) {                           \
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,      \
-      .attachmentCount = colors, .pAttachments = b->blend };                  \
-    b->dyn_states[0] = VK_DYNAMIC_STATE_VIEWPORT;                             \
-    b->dyn_states[1] = VK_DYNAMIC_STATE_SCISSOR;                              \
-    b->dyn = (VkPipelineDynamicStateCreateInfo) {                             \
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,          \
-      .dynamicStateCount = 2, .pDynamicStates = b->dyn_states };              \
-    for (uint32_t a = 0; a < colors; a++)                                     \
-      b->formats[a] = color_formats[fmt][a];                                  \
-    b->rendering = (VkPipelineRenderingCreateInfo) {                          \
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,              \
-      .colorAttachmentCount = colors, .pColorAttachmentFormats = b->formats,  \
-      .depthAttachmentFormat = VK_FORMAT_D32_SFLOAT };                        \
-    b->ci = (VkGraphicsPipelineCreateInfo) {                                  \
-      .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,               \
-      .pNext = &b->rendering,                                                 \
-      .stageCount = 2, .pStages = b->stages,                                  \
-      .pVertexInputState = &b->vi, .pInputAssemblyState = &b->ia,             \
-      .pViewportState = &b->vp, .pRasterizationState = &b->rs,                \
-      .pMultisampleState = &b->ms, .pDepthStencilState = &b->ds,              \
-      .pColorBlendState = &b->cb, .pDynamicState = &b->dyn,                   \
-      .layout = (layout_) };                                                  \
-  } while (0)
 
 /* ---- one reused buffer holding a whole graphics create info ---- */
 typedef struct {
@@ -138,16 +73,6 @@ typedef struct {
   VkFormat formats[4];
   VkPipelineRenderingCreateInfo rendering;
 } BenchInfo;
-
-typedef struct {
-  VkShaderModule vert, frag;
-  VkPipelineLayout layout;
-} BenchObjects;
-
-static const VkFormat color_formats[2][4] = {
-  { VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R16G16_SFLOAT },
-  { VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32_SFLOAT },
-};
 
 /* Variant i: 1-4 colour attachments, two format sets, blending on/off, and
  * specialization values that make every i distinct. The map entries are
@@ -387,139 +312,6 @@ bench_hit (uint32_t n, uint32_t batches)
  * psc-bench async
  */
 
-/* One graphics create info of the async family, built up front. */
-typedef struct {
-  VkGraphicsPipelineCreateInfo ci;
-  VkPipelineShaderStageCreateInfo stages[2];
-  VkSpecializationInfo spec[2];
-  VkSpecializationMapEntry vs_entries[3];
-  VkSpecializationMapEntry fs_entries[4];
-  uint8_t vs_data[12];
-  uint8_t fs_data[16];
-  VkVertexInputBindingDescription binding;
-  VkVertexInputAttributeDescription attrs[4];
-  VkPipelineVertexInputStateCreateInfo vi;
-  VkPipelineInputAssemblyStateCreateInfo ia;
-  VkPipelineViewportStateCreateInfo vp;
-  VkPipelineRasterizationStateCreateInfo rs;
-  VkPipelineMultisampleStateCreateInfo ms;
-  VkPipelineDepthStencilStateCreateInfo ds;
-  VkPipelineColorBlendAttachmentState blend[4];
-  VkPipelineColorBlendStateCreateInfo cb;
-  VkDynamicState dyn_states[2];
-  VkPipelineDynamicStateCreateInfo dyn;
-  VkFormat formats[4];
-  VkPipelineRenderingCreateInfo rendering;
-} AsyncInfo;
-
-/* Phases: each gets its own disjoint pipeline set. */
-enum { PHASE_SERIAL, PHASE_ASYNC, PHASE_RAW, PHASE_WARMUP, PHASE_ASYNC_DIRECT };
-
-/* Pipeline i of a phase. Everything that changes the amount of compiler
- * work (attachment count and formats, blending, unrolled trip counts,
- * branch selectors) depends only on i % 16, identically in every phase, so
- * the phases are equivalent and any run of 16 consecutive pipelines holds
- * one of each cost class. SALT (a float immediate in both stages) depends
- * on the phase and i, so no two pipelines of the run share a stage's code. */
-static void
-fill_async (AsyncInfo *b, uint32_t phase, uint32_t i, const BenchObjects *o)
-{
-  uint32_t colors = 1 + (i % 4);
-  uint32_t fmt = (i / 4) % 2;
-  VkBool32 blend = (i / 8) % 2;
-  int32_t iters = 4 + 4 * (int32_t) ((i + i / 4) % 4);          /* 4..16 */
-  int32_t deform = (int32_t) ((i / 4) % 4);
-  int32_t lights = 2 + 2 * (int32_t) ((i + 3 * (i / 4)) % 4);   /* 2..8 */
-  int32_t mode = (int32_t) ((i + i / 2) % 4);
-  VkBool32 fog = (i / 2) % 2;
-  float salt = (float) (phase * 65536u + i + 1u);
-
-  memset (b, 0, sizeof *b);
-  memcpy (b->vs_data + 0, &iters, 4);
-  memcpy (b->vs_data + 4, &deform, 4);
-  memcpy (b->vs_data + 8, &salt, 4);
-  memcpy (b->fs_data + 0, &lights, 4);
-  memcpy (b->fs_data + 4, &mode, 4);
-  memcpy (b->fs_data + 8, &fog, 4);
-  memcpy (b->fs_data + 12, &salt, 4);
-  b->vs_entries[0] = (VkSpecializationMapEntry) { 0, 0, 4 };
-  b->vs_entries[1] = (VkSpecializationMapEntry) { 1, 4, 4 };
-  b->vs_entries[2] = (VkSpecializationMapEntry) { 2, 8, 4 };
-  b->fs_entries[0] = (VkSpecializationMapEntry) { 0, 0, 4 };
-  b->fs_entries[1] = (VkSpecializationMapEntry) { 1, 4, 4 };
-  b->fs_entries[2] = (VkSpecializationMapEntry) { 2, 8, 4 };
-  b->fs_entries[3] = (VkSpecializationMapEntry) { 3, 12, 4 };
-  b->spec[0] = (VkSpecializationInfo) { 3, b->vs_entries, sizeof b->vs_data, b->vs_data };
-  b->spec[1] = (VkSpecializationInfo) { 4, b->fs_entries, sizeof b->fs_data, b->fs_data };
-  b->stages[0] = (VkPipelineShaderStageCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-    .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = o->vert, .pName = "main",
-    .pSpecializationInfo = &b->spec[0] };
-  b->stages[1] = (VkPipelineShaderStageCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-    .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = o->frag, .pName = "main",
-    .pSpecializationInfo = &b->spec[1] };
-
-  FILL_FIXED_STATE (b, colors, fmt, blend, o->layout);
-}
-
-/* A fresh cache for one phase, with the async family's shaders and layout. */
-static PscCache *
-async_cache_new (PscDevice *device, uint32_t workers, uint32_t job_capacity, BenchObjects *o)
-{
-  g_autoptr(GError) error = NULL;
-  PscCacheOptions opts = PSC_CACHE_OPTIONS_INIT;
-  opts.workers = workers;
-  opts.job_capacity = job_capacity;
-  PscCache *cache = psc_cache_new_full (device, PSC_BACKEND_DYNAMIC_RENDERING,
-                                        PSC_CACHE_FLAGS_NONE, &opts, &error);
-  if (cache == NULL)
-    die ("cache", error);
-  o->vert = psc_cache_register_shader (cache, async_vert_spv, sizeof async_vert_spv, &error);
-  if (!o->vert)
-    die ("vertex shader", error);
-  o->frag = psc_cache_register_shader (cache, async_frag_spv, sizeof async_frag_spv, &error);
-  if (!o->frag)
-    die ("fragment shader", error);
-  VkSamplerCreateInfo sci = {
-    .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-    .magFilter = VK_FILTER_LINEAR, .minFilter = VK_FILTER_LINEAR, .maxLod = 1.0f };
-  VkSampler sampler = psc_cache_get_sampler (cache, &sci, &error);
-  if (!sampler)
-    die ("sampler", error);
-  VkDescriptorSetLayoutBinding bindings[2] = {
-    { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
-      VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
-    { 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, &sampler },
-  };
-  VkDescriptorSetLayoutCreateInfo dci = {
-    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-    .bindingCount = 2, .pBindings = bindings };
-  VkDescriptorSetLayout set_layout = psc_cache_get_descriptor_set_layout (cache, &dci, &error);
-  if (!set_layout)
-    die ("set layout", error);
-  VkPushConstantRange push = { VK_SHADER_STAGE_VERTEX_BIT, 0, 64 };
-  VkPipelineLayoutCreateInfo lci = {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-    .setLayoutCount = 1, .pSetLayouts = &set_layout,
-    .pushConstantRangeCount = 1, .pPushConstantRanges = &push };
-  o->layout = psc_cache_get_pipeline_layout (cache, &lci, &error);
-  if (!o->layout)
-    die ("pipeline layout", error);
-  return cache;
-}
-
-static AsyncInfo *
-async_infos_new (uint32_t phase, uint32_t n, const BenchObjects *o)
-{
-  AsyncInfo *infos = calloc (n, sizeof *infos);
-  if (infos == NULL)
-    die ("out of memory", NULL);
-  for (uint32_t i = 0; i < n; i++)
-    fill_async (&infos[i], phase, i, o);
-  return infos;
-}
-
 static void
 sleep_us (uint32_t us)
 {
@@ -574,54 +366,6 @@ raw_thread_main (void *data)
                                &t->out[i]);
   t->done_ns = now_ns ();
   return NULL;
-}
-
-/* Appends s to a JSON string body (quotes, backslashes, control bytes). */
-static void
-json_escape (char *out, size_t size, const char *s)
-{
-  size_t n = 0;
-  for (; *s && n + 7 < size; s++)
-    {
-      unsigned char c = (unsigned char) *s;
-      if (c == '"' || c == '\\')
-        {
-          out[n++] = '\\';
-          out[n++] = (char) c;
-        }
-      else if (c < 0x20)
-        n += (size_t) snprintf (out + n, size - n, "\\u%04x", c);
-      else
-        out[n++] = (char) c;
-    }
-  out[n] = '\0';
-}
-
-/* "<device name> / <driver name> <driver info>" from
- * VkPhysicalDeviceDriverProperties (Vulkan 1.2), else the raw version. */
-static void
-driver_string (PscDevice *device, char *out, size_t size)
-{
-  const PscDeviceInfo *info = psc_device_get_info (device);
-  char raw[1024];
-  PFN_vkGetPhysicalDeviceProperties2 props2 = NULL;
-  if (info->api_version >= VK_API_VERSION_1_2)
-    props2 = (PFN_vkGetPhysicalDeviceProperties2)
-      info->get_instance_proc_addr (info->instance, "vkGetPhysicalDeviceProperties2");
-  if (props2 != NULL)
-    {
-      VkPhysicalDeviceDriverProperties drv = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
-      VkPhysicalDeviceProperties2 p = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &drv };
-      props2 (info->physical_device, &p);
-      snprintf (raw, sizeof raw, "%s / %s %s", p.properties.deviceName, drv.driverName,
-                drv.driverInfo);
-    }
-  else
-    snprintf (raw, sizeof raw, "%s / driver version 0x%08x", psc_device_get_name (device),
-              psc_device_get_driver_version (device));
-  json_escape (out, size, raw);
 }
 
 static uint32_t
@@ -1054,7 +798,9 @@ usage (void)
   fprintf (stderr, "usage: psc-bench hit [--pipelines N] [--batches B]\n"
                    "       psc-bench async [--workers W] [--pipelines P] [--batch N] [--validate]\n"
                    "       psc-bench churn [--keys K] [--cycles C]\n"
-                   "       psc-bench scale [--sizes N,N,...] [--key-bytes L] [--passes P]\n");
+                   "       psc-bench scale [--sizes N,N,...] [--key-bytes L] [--passes P]\n"
+                   "       psc-bench warm [--pipelines P] [--reps R]\n"
+                   "       psc-bench disk [--source DRIVER-FILE] [--mib M]\n");
 }
 
 int
@@ -1070,7 +816,9 @@ main (int argc, char **argv)
   if (strcmp (argv[1], "scale") == 0)
     return bench_scale (argc, argv);
   bool async = strcmp (argv[1], "async") == 0;
-  if (!async && strcmp (argv[1], "hit") != 0)
+  bool own_options = strcmp (argv[1], "warm") == 0 || strcmp (argv[1], "warm-role") == 0 ||
+                     strcmp (argv[1], "disk") == 0;
+  if (!async && !own_options && strcmp (argv[1], "hit") != 0)
     {
       usage ();
       return 2;
@@ -1078,7 +826,7 @@ main (int argc, char **argv)
   /* 0 for async's workers, pipelines and batch: pick the default. */
   uint32_t pipelines = async ? 0 : 1024, batches = 15, workers = 0, batch = 0;
   bool validate = false;
-  for (int i = 2; i < argc; i++)
+  for (int i = 2; !own_options && i < argc; i++)
     {
       const char *value = i + 1 < argc ? argv[i + 1] : NULL;
       bool ok;
@@ -1111,6 +859,12 @@ main (int argc, char **argv)
   if (getenv ("VK_DRIVER_FILES") == NULL && getenv ("VK_ICD_FILENAMES") == NULL &&
       g_file_test (lvp, G_FILE_TEST_EXISTS))
     setenv ("VK_DRIVER_FILES", lvp, 0);
+  if (strcmp (argv[1], "warm") == 0)
+    return bench_warm (argc, argv);
+  if (strcmp (argv[1], "warm-role") == 0)
+    return bench_warm_role (argc, argv);
+  if (strcmp (argv[1], "disk") == 0)
+    return bench_disk (argc, argv);
   if (async)
     return bench_async (workers, pipelines, batch, validate);
   return bench_hit (pipelines, batches);
