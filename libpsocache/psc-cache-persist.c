@@ -176,6 +176,7 @@ psc_cache_persist_open (PscCache       *self,
   if (self->persist == NULL)
     return FALSE;
   psc_persist_set_write_failure (self->persist, self->hooks.persist_write_error);
+  psc_persist_set_always_write (self->persist, self->hooks.persist_always_write);
   cfg->initial_driver_data = psc_persist_initial_driver_data (self->persist, &len);
   cfg->initial_driver_size = len;
   cfg->closing = closing;

@@ -7,6 +7,9 @@
 
 #include "psc-driver-store.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +28,15 @@ struct _PscPersist
   PscDriverStore driver;
   GBytes *initial;            /* validated Vulkan data until the core exists */
   guint64 saved_changes;      /* psc_core_driver_cache_changes at the last load/save */
-  gboolean loaded_or_saved;
+  /* XXH3 of the Vulkan data last loaded or saved: a save whose data has
+   * not changed (pipelines created, but served by the loaded data) writes
+   * nothing. */
+  guint64 saved_data_hash;
+  gboolean saved_data_known;
   gint64 last_save_us;
   guint warned;               /* WARN_* bits: one warning per kind of failure */
   int inject_write_error;     /* test hook: a GIOErrorEnum, 0 = none */
+  gboolean always_write;      /* test hook */
   _Atomic guint64 counters[PSC_PERSIST_COUNTER_N];
   _Atomic guint64 rejected[PSC_FILE_REASON_COUNT];
 };
@@ -146,6 +154,13 @@ open_directory (PscPersist *p)
   removed = psc_cache_dir_clean_temporaries (&p->dir);
   count (p, PSC_PERSIST_COUNTER_FILES_REMOVED, removed);
   p->initial = load_driver_file (p);
+  if (p->initial != NULL)
+    {
+      gsize len = 0;
+      const void *data = g_bytes_get_data (p->initial, &len);
+      p->saved_data_hash = XXH3_64bits (data, len);
+      p->saved_data_known = TRUE;
+    }
   psc_cache_dir_mark_used (&p->dir, p->driver.name);
 }
 
@@ -211,6 +226,10 @@ psc_persist_core_created (PscPersist *p,
   p->last_save_us = g_get_monotonic_time ();
   if (p->dir.mode == PSC_PERSIST_ON)
     {
+      /* Our file exists and is valid: a driver update's stale one goes. */
+      if (p->saved_data_known)
+        count (p, PSC_PERSIST_COUNTER_FILES_REMOVED,
+               psc_cache_dir_drop_superseded (&p->dir, p->driver.name));
       count (p, PSC_PERSIST_COUNTER_FILES_REMOVED,
              psc_cache_dir_trim (&p->dir, p->driver.name, &left));
       set_gauge (p, PSC_PERSIST_COUNTER_DISK_BYTES, left);
@@ -224,6 +243,7 @@ static GBytes *
 serialize_driver_data (PscPersist  *p,
                        PscCore     *core,
                        gsize       *vulkan_len,
+                       guint64     *vulkan_hash,
                        GError     **error)
 {
   PscCoreError core_error;
@@ -241,6 +261,7 @@ serialize_driver_data (PscPersist  *p,
       psc_cache_fail (error, st, &core_error);
       return NULL;
     }
+  *vulkan_hash = XXH3_64bits (data, len);
   reason = psc_driver_file_write (&p->cfg.identity, data, len, TRUE, DRIVER_ZSTD_LEVEL,
                                   (uint64_t) (g_get_real_time () / G_USEC_PER_SEC),
                                   &file, &file_len);
@@ -286,13 +307,16 @@ write_driver_file (PscPersist  *p,
     {
       g_autoptr(GError) local = NULL;
       gsize vulkan_len = 0;
-      g_autoptr(GBytes) bytes = serialize_driver_data (p, core, &vulkan_len, error);
+      guint64 hash = 0;
+      g_autoptr(GBytes) bytes = serialize_driver_data (p, core, &vulkan_len, &hash, error);
 
       if (bytes == NULL)
         return FALSE;
       if (psc_driver_store_replace (&p->driver, bytes, p->inject_write_error, &local))
         {
           set_gauge (p, PSC_PERSIST_COUNTER_DRIVER_BYTES_SAVED, vulkan_len);
+          p->saved_data_hash = hash;
+          p->saved_data_known = TRUE;
           return TRUE;
         }
       if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG) ||
@@ -333,6 +357,28 @@ not_persisting (PscPersist  *p,
   return FALSE;
 }
 
+/* Whether the core's driver data is what was last loaded or saved (the
+ * file on disk, unless another process replaced it: the replace's own
+ * check would then have seen it only at the next real change). */
+static gboolean
+unchanged_data (PscPersist *p,
+                PscCore    *core)
+{
+  PscCoreError core_error;
+  void *data = NULL;
+  size_t len = 0;
+  gboolean same;
+
+  if (!p->saved_data_known)
+    return FALSE;
+  PSC_CORE_ERROR_INIT (core_error);
+  if (psc_core_get_driver_data (core, &data, &len, &core_error) != PSC_STATUS_OK)
+    return FALSE;
+  same = XXH3_64bits (data, len) == p->saved_data_hash;
+  free (data);
+  return same;
+}
+
 gboolean
 psc_persist_save (PscPersist  *p,
                   PscCore     *core,
@@ -344,8 +390,10 @@ psc_persist_save (PscPersist  *p,
   if (p->dir.mode != PSC_PERSIST_ON)
     return not_persisting (p, error);
   p->last_save_us = g_get_monotonic_time ();
-  if (changes == p->saved_changes && p->driver.known)
+  if (!p->always_write && (changes == p->saved_changes || unchanged_data (p, core)) &&
+      p->driver.known)
     {
+      p->saved_changes = changes;
       count (p, PSC_PERSIST_COUNTER_SAVES_SKIPPED, 1);
       return TRUE;
     }
@@ -382,7 +430,8 @@ psc_persist_save_to_bytes (PscPersist  *p,
                            GError     **error)
 {
   gsize vulkan_len = 0;
-  return serialize_driver_data (p, core, &vulkan_len, error);
+  guint64 hash = 0;
+  return serialize_driver_data (p, core, &vulkan_len, &hash, error);
 }
 
 gboolean
@@ -445,6 +494,13 @@ psc_persist_read_counters (const PscPersist   *p,
     out->value[i] = atomic_load_explicit (&p->counters[i], memory_order_relaxed);
   for (guint r = 0; r < PSC_FILE_REASON_COUNT; r++)
     out->rejected[r] = atomic_load_explicit (&p->rejected[r], memory_order_relaxed);
+}
+
+void
+psc_persist_set_always_write (PscPersist *p,
+                              gboolean    always)
+{
+  p->always_write = always;
 }
 
 void

@@ -49,8 +49,9 @@ G_GNUC_INTERNAL void psc_persist_core_created (PscPersist *p, PscCore *core);
  * replaced it meanwhile, its data is merged into the core and the save
  * retried). Owner thread, or inside the core's closing callback. FALSE
  * with @error (PSC_ERROR_IO) when writing failed; the previous file is
- * intact. A save with nothing changed writes nothing (counted as
- * skipped) and succeeds. */
+ * intact. A save with nothing changed (no pipeline created or data merged,
+ * or driver data identical to what was loaded or last saved: pipelines the
+ * loaded data served) writes nothing (counted as skipped) and succeeds. */
 G_GNUC_INTERNAL gboolean psc_persist_save (PscPersist *p, PscCore *core, GError **error);
 /* From the pump: saves when save_interval_s passed since the last save and
  * something changed. Failures are only counted and warned about. */
@@ -74,5 +75,7 @@ G_GNUC_INTERNAL void psc_persist_count_rejection (PscPersist *p, PscFileReason r
 /* Test hook (libpsocache-1-testing.so): every write fails with this
  * GIOErrorEnum (0: none), as a full disk or a failed rename would. */
 G_GNUC_INTERNAL void psc_persist_set_write_failure (PscPersist *p, int io_error);
+/* Test hook: every save writes, even with nothing changed. */
+G_GNUC_INTERNAL void psc_persist_set_always_write (PscPersist *p, gboolean always);
 
 G_END_DECLS

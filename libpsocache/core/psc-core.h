@@ -347,6 +347,10 @@ typedef struct {
   /* Not read by the core: every persistence write of the cache fails with
    * this GIOErrorEnum (a full disk, a failed rename), 0 = none. */
   int persist_write_error;
+  /* Not read by the core: every save writes, even with nothing changed
+   * (the kill test needs writes to interrupt on lavapipe, whose data never
+   * changes). */
+  bool persist_always_write;
 } PscCoreTestHooks;
 
 typedef struct {
