@@ -6,6 +6,7 @@
 
 #include "psc-cache-dir.h"
 
+#include <stdlib.h>
 #include <glib/gi18n-lib.h>
 
 char *
@@ -44,6 +45,41 @@ psc_driver_store_clear (PscDriverStore *s)
   g_clear_pointer (&s->etag, g_free);
 }
 
+/* Reads the whole opened file into a buffer of psc_file_buffer_new (few
+ * page faults for tens of MiB); its size and etag come from the open
+ * stream, so they describe what was read. */
+static PscFileReason
+read_stream (GFileInputStream  *in,
+             goffset            limit,
+             GBytes           **contents,
+             char             **etag)
+{
+  g_autoptr(GFileInfo) info = NULL;
+  guint8 *buf;
+  gsize got = 0;
+  goffset size;
+
+  info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE ","
+                                         G_FILE_ATTRIBUTE_ETAG_VALUE, NULL, NULL);
+  if (info == NULL)
+    return PSC_FILE_IO;
+  size = g_file_info_get_size (info);
+  if (size > limit)
+    return PSC_FILE_OVERSIZED;
+  buf = psc_file_buffer_new ((size_t) size);
+  if (buf == NULL)
+    return PSC_FILE_OUT_OF_MEMORY;
+  if (!g_input_stream_read_all (G_INPUT_STREAM (in), buf, (gsize) size, &got, NULL, NULL) ||
+      got != (gsize) size)
+    {
+      free (buf);
+      return PSC_FILE_IO;
+    }
+  *etag = g_strdup (g_file_info_get_etag (info));
+  *contents = g_bytes_new_with_free_func (buf, got, free, buf);
+  return PSC_FILE_OK;
+}
+
 PscFileReason
 psc_driver_store_read (PscDriverStore  *s,
                        goffset          limit,
@@ -51,10 +87,10 @@ psc_driver_store_read (PscDriverStore  *s,
 {
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) error = NULL;
-  char *data = NULL;
-  gsize len = 0;
+  g_autoptr(GFileInputStream) in = NULL;
   char *etag = NULL;
   PscFileReason reason;
+  gsize len = 0;
 
   *contents = NULL;
   g_clear_pointer (&s->etag, g_free);
@@ -64,18 +100,15 @@ psc_driver_store_read (PscDriverStore  *s,
     return reason;
   if (g_file_info_get_size (info) > limit)
     return PSC_FILE_OVERSIZED;
-  /* The etag GIO gives here is the one of the file it read. */
-  if (!g_file_load_contents (s->file, NULL, &data, &len, &etag, &error))
+  in = g_file_read (s->file, NULL, &error);
+  if (in == NULL)
     return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ? PSC_FILE_OK : PSC_FILE_IO;
+  reason = read_stream (in, limit, contents, &etag);
+  if (reason != PSC_FILE_OK)
+    return reason;
   s->etag = etag;
-  s->checksum = header_checksum ((const guint8 *) data, len);
+  s->checksum = header_checksum (g_bytes_get_data (*contents, &len), g_bytes_get_size (*contents));
   s->known = TRUE;
-  if ((goffset) len > limit)
-    {
-      g_free (data);
-      return PSC_FILE_OVERSIZED;
-    }
-  *contents = g_bytes_new_take (data, len);
   return PSC_FILE_OK;
 }
 

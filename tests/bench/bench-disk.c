@@ -30,7 +30,10 @@
 
 #include <malloc.h>
 #include <math.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,6 +138,31 @@ write_file (const char *path, const PscDeviceIdentity *id, const uint8_t *payloa
 }
 
 /* Median ms of REPS loads + validations of path (one untimed first). */
+/* Reads a whole file as the library does (psc-driver-store.c): one read
+ * into a buffer of psc_file_buffer_new (huge-page advised above 2 MiB). */
+static uint8_t *
+read_like_library (const char *path, size_t *size)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  struct stat st;
+  if (fd < 0 || fstat (fd, &st) != 0)
+    die (path, NULL);
+  uint8_t *buf = psc_file_buffer_new ((size_t) st.st_size);
+  size_t got = 0;
+  while (buf != NULL && got < (size_t) st.st_size)
+    {
+      ssize_t n = read (fd, buf + got, (size_t) st.st_size - got);
+      if (n <= 0)
+        die (path, NULL);
+      got += (size_t) n;
+    }
+  close (fd);
+  if (buf == NULL)
+    die ("out of memory", NULL);
+  *size = got;
+  return buf;
+}
+
 static double
 time_load (const char *path, const PscDeviceIdentity *id, size_t raw_len)
 {
@@ -142,8 +170,8 @@ time_load (const char *path, const PscDeviceIdentity *id, size_t raw_len)
   for (int k = -1; k < REPS; k++)
     {
       g_autoptr(GError) error = NULL;
-      char *data = NULL;
-      gsize size = 0;
+      uint8_t *data = NULL;
+      size_t size = 0;
       uint8_t *blob = NULL;
       size_t blob_len = 0;
       /* Fresh memory for the file and the Vulkan data, as in a starting
@@ -152,8 +180,7 @@ time_load (const char *path, const PscDeviceIdentity *id, size_t raw_len)
        * fresh ones above it, a cliff of about 8x on this VM. */
       malloc_trim (0);
       uint64_t t0 = now_ns ();
-      if (!g_file_get_contents (path, &data, &size, &error))
-        die (path, error);
+      data = read_like_library (path, &size);
       PscFileReason r = psc_driver_file_read ((const uint8_t *) data, size, id, raw_len,
                                               &blob, &blob_len, NULL);
       uint64_t t1 = now_ns ();
@@ -165,7 +192,7 @@ time_load (const char *path, const PscDeviceIdentity *id, size_t raw_len)
         }
       opaque (blob);
       free (blob);
-      g_free (data);
+      free (data);
       if (k >= 0)
         ms[k] = (double) (t1 - t0) / 1e6;
     }

@@ -201,7 +201,7 @@ decompress_payload (const uint8_t *payload, size_t plen, size_t raw, uint8_t **o
       || content == ZSTD_CONTENTSIZE_UNKNOWN || content == ZSTD_CONTENTSIZE_ERROR
       || content != (unsigned long long) raw)
     return PSC_FILE_DECOMPRESS;
-  uint8_t *buf = malloc (raw ? raw : 1);
+  uint8_t *buf = psc_file_buffer_new (raw);
   if (buf == NULL)
     return PSC_FILE_OUT_OF_MEMORY;
   const size_t n = ZSTD_decompress (buf, raw, payload, plen);
@@ -225,7 +225,7 @@ decode_payload (const uint8_t *payload, const PscDriverFileInfo *info, uint8_t *
     return decompress_payload (payload, plen, raw, out);
   if (plen != raw)
     return PSC_FILE_DECOMPRESS;
-  uint8_t *buf = malloc (raw ? raw : 1);
+  uint8_t *buf = psc_file_buffer_new (raw);
   if (buf == NULL)
     return PSC_FILE_OUT_OF_MEMORY;
   if (raw > 0)

@@ -6,6 +6,9 @@
  */
 #include "file-reason.h"
 
+#include <stdlib.h>
+#include <sys/mman.h>
+
 #include <limits.h>
 
 /* Indexed by PscFileReason; every entry is set (checked below). */
@@ -118,4 +121,21 @@ psc_file_platform (void)
 {
   const uint32_t pointer_bits = (uint32_t) (sizeof (void *) * CHAR_BIT);
   return PSC_ELF_MACHINE | pointer_bits << 16 | PSC_BIG_ENDIAN_BIT;
+}
+
+#define HUGE_PAGE ((size_t) 2 << 20)
+
+void *
+psc_file_buffer_new (size_t size)
+{
+  if (size < HUGE_PAGE)
+    return malloc (size > 0 ? size : 1);
+  const size_t rounded = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+  void *p = NULL;
+  if (rounded < size || posix_memalign (&p, HUGE_PAGE, rounded) != 0)
+    return NULL;
+#ifdef MADV_HUGEPAGE
+  (void) madvise (p, rounded, MADV_HUGEPAGE);   /* advice only: failure is harmless */
+#endif
+  return p;
 }

@@ -52,6 +52,14 @@ PSC_INTERNAL const char *psc_file_reason_describe (PscFileReason reason);
  * the platform that wrote them (PSC_FILE_PLATFORM otherwise). */
 PSC_INTERNAL uint32_t psc_file_platform (void);
 
+/* A buffer for a whole file or its decoded data (free with free()). Above
+ * 2 MiB it is 2 MiB-aligned and advised for transparent huge pages
+ * (Linux's madvise mode), so a starting process that loads tens of MiB
+ * takes a few dozen page faults, not thousands: on the H200 host the faults
+ * of fresh 4 KiB pages, not checksums or zstd, bounded the load rate. NULL
+ * when out of memory. */
+PSC_INTERNAL void *psc_file_buffer_new (size_t size);
+
 /* Little-endian field access (the formats are little-endian everywhere). */
 static inline uint32_t
 psc_le32 (const uint8_t *p)
