@@ -19,8 +19,11 @@ struct PscWorkers {
 
   pthread_mutex_t lock;
   pthread_cond_t work;
+  pthread_cond_t idle;          /* running fell to 0 while paused */
   bool lock_ready;
   bool shutdown;
+  bool paused;
+  uint32_t running;             /* jobs being compiled now */
   uint32_t *job_ring;
   uint32_t job_head, job_count;
   PscCompletion *done_ring;
@@ -97,7 +100,7 @@ worker_main (void *data)
     {
       /* A worker needs a job and a free cache; caches come back only in
        * completions the owner consumed. */
-      while ((w->job_count == 0 || w->free_cache_count == 0) && !w->shutdown)
+      while ((w->job_count == 0 || w->free_cache_count == 0 || w->paused) && !w->shutdown)
         pthread_cond_wait (&w->work, &w->lock);
       if (w->shutdown)
         break;
@@ -106,6 +109,7 @@ worker_main (void *data)
       w->job_count--;
       uint32_t ci = w->free_caches[--w->free_cache_count];
       PscJob *job = &w->jobs[ji];
+      w->running++;
       atomic_store (&job->state, PSC_JOB_RUNNING);
       gauge_move (w->cfg.queued, w->cfg.in_flight);
       pthread_mutex_unlock (&w->lock);
@@ -116,6 +120,8 @@ worker_main (void *data)
         pipeline = VK_NULL_HANDLE;
 
       pthread_mutex_lock (&w->lock);
+      if (--w->running == 0 && w->paused)
+        pthread_cond_broadcast (&w->idle);
       PscCompletion *c = post (w, ji, ci, r);
       if (w->cfg.plant_race)
         {
@@ -167,7 +173,7 @@ psc_workers_new (const PscWorkersConfig *cfg, PscCoreError *err)
       psc_core_fail (err, PSC_STATUS_FAILED, "", "cannot create the worker queue lock");
       return NULL;
     }
-  if (pthread_cond_init (&w->work, NULL) != 0)
+  if (pthread_cond_init (&w->work, NULL) != 0 || pthread_cond_init (&w->idle, NULL) != 0)
     {
       pthread_mutex_destroy (&w->lock);
       psc_workers_free (w);
@@ -189,13 +195,14 @@ psc_workers_free (PscWorkers *w)
   while (psc_workers_next_done (w, &done))
     if (done.pipeline != VK_NULL_HANDLE)
       c->vk->vkDestroyPipeline (c->device, done.pipeline, c->allocator);
-  for (uint32_t i = 0; w->caches != NULL && i < w->cache_count; i++)
+  for (uint32_t i = 0; !c->shared_cache && w->caches != NULL && i < w->cache_count; i++)
     if (w->caches[i] != VK_NULL_HANDLE)
       c->vk->vkDestroyPipelineCache (c->device, w->caches[i], c->allocator);
   if (w->lock_ready)
     {
       pthread_mutex_destroy (&w->lock);
       pthread_cond_destroy (&w->work);
+      pthread_cond_destroy (&w->idle);
     }
   for (uint32_t i = 0; w->jobs != NULL && i < c->capacity; i++)
     free (w->jobs[i].build);
@@ -275,6 +282,12 @@ start (PscWorkers *w, PscCoreError *err)
     {
       if (w->caches[i] != VK_NULL_HANDLE)
         continue;
+      if (c->shared_cache)
+        {
+          w->caches[i] = c->main_cache;   /* a token: nothing is created or merged */
+          w->free_caches[w->free_cache_count++] = i;
+          continue;
+        }
       VkPipelineCacheCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO };
       VkResult r = c->vk->vkCreatePipelineCache (c->device, &pci, c->allocator, &w->caches[i]);
       if (r != VK_SUCCESS)
@@ -358,7 +371,8 @@ psc_workers_next_done (PscWorkers *w, PscCompletion *c)
   pthread_mutex_unlock (&w->lock);
   /* The worker gave its cache back inside the completion: merge it into the
    * main cache, then return it to the pool. */
-  cfg->vk->vkMergePipelineCaches (cfg->device, cfg->main_cache, 1, &w->caches[ci]);
+  if (!cfg->shared_cache)
+    cfg->vk->vkMergePipelineCaches (cfg->device, cfg->main_cache, 1, &w->caches[ci]);
   pthread_mutex_lock (&w->lock);
   w->free_caches[w->free_cache_count++] = ci;
   pthread_cond_broadcast (&w->work);
@@ -382,4 +396,33 @@ psc_workers_stop (PscWorkers *w)
   if (w->cfg.queued != NULL)
     atomic_fetch_sub_explicit (w->cfg.queued, w->job_count, memory_order_seq_cst);
   w->job_count = 0;
+}
+
+void
+psc_workers_pause (PscWorkers *w)
+{
+  if (!w->lock_ready)
+    return;
+  pthread_mutex_lock (&w->lock);
+  w->paused = true;
+  while (w->running > 0)
+    pthread_cond_wait (&w->idle, &w->lock);
+  pthread_mutex_unlock (&w->lock);
+}
+
+void
+psc_workers_resume (PscWorkers *w)
+{
+  if (!w->lock_ready)
+    return;
+  pthread_mutex_lock (&w->lock);
+  w->paused = false;
+  pthread_cond_broadcast (&w->work);
+  pthread_mutex_unlock (&w->lock);
+}
+
+bool
+psc_workers_shared_cache (const PscWorkers *w)
+{
+  return w->cfg.shared_cache;
 }

@@ -23,6 +23,12 @@
  *    worker. A worker checks one out with each job and gives it back only
  *    inside its completion; psc_workers_next_done merges it into the main
  *    cache and returns it to the pool. Empty: workers wait.
+ *    With shared_cache the workers create with the main cache instead
+ *    (see PscWorkersConfig) and nothing is merged.
+ *  - pause (psc_workers_pause): workers take no new job, and the call
+ *    returns once none is compiling; psc_workers_resume lets them go on.
+ *    A merge into a shared main cache (externally synchronized as a
+ *    vkMergePipelineCaches destination) runs paused.
  *  - shutdown (psc_workers_stop): workers finish the compile they are in,
  *    take no further job and are joined; completions not consumed yet stay
  *    in the ring for the owner to drain.
@@ -77,6 +83,11 @@ typedef struct {
   const struct VolkDeviceTable *vk;
   const VkAllocationCallbacks *allocator;
   VkPipelineCache main_cache;        /* worker caches merge into it */
+  /* Workers create with main_cache itself (its use in pipeline creation is
+   * internally synchronized) and nothing is merged: for a main cache that
+   * started from loaded data, which per-worker caches would not see. The
+   * caches stay tokens that bound each worker's completions. */
+  bool shared_cache;
   uint32_t threads;                  /* >= 1 */
   uint32_t capacity;                 /* job slots, >= 1 */
   bool plant_race;                   /* test hook (PscCoreTestHooks) */
@@ -116,6 +127,10 @@ PSC_INTERNAL uint32_t psc_workers_done (PscWorkers *w);
 /* Takes the oldest completion: its worker cache is merged into the main
  * cache and back in the pool. False when there is none. */
 PSC_INTERNAL bool psc_workers_next_done (PscWorkers *w, PscCompletion *c);
+/* See "pause" above. Owner thread; never nested. */
+PSC_INTERNAL void psc_workers_pause (PscWorkers *w);
+PSC_INTERNAL void psc_workers_resume (PscWorkers *w);
+PSC_INTERNAL bool psc_workers_shared_cache (const PscWorkers *w);
 /* Stops and joins the threads (idempotent). Completions stay for
  * psc_workers_next_done; queued jobs are never taken. */
 PSC_INTERNAL void psc_workers_stop (PscWorkers *w);

@@ -4,6 +4,7 @@
  */
 #include "driver-cache.h"
 
+#include "async.h"
 #include "stats.h"
 #include "vkobjects.h"
 
@@ -103,7 +104,14 @@ psc_core_merge_driver_data (PscCore *core, const void *data, size_t len, PscCore
   VkResult r = create_cache (core, data, len, &other);
   if (r != VK_SUCCESS)
     return psc_core_fail_vk (err, r, "vkCreatePipelineCache (data to merge)");
+  /* A merge destination is externally synchronized: workers that create
+   * with the main cache itself wait meanwhile. */
+  const bool pause = core->workers != NULL && psc_workers_shared_cache (core->workers);
+  if (pause)
+    psc_workers_pause (core->workers);
   r = core->vk->vkMergePipelineCaches (core->cfg.device, core->driver_cache, 1, &other);
+  if (pause)
+    psc_workers_resume (core->workers);
   core->vk->vkDestroyPipelineCache (core->cfg.device, other, core->cfg.allocator);
   if (r != VK_SUCCESS)
     return psc_core_fail_vk (err, r, "vkMergePipelineCaches");

@@ -885,6 +885,8 @@ psc_requests_init (PscCore *core, PscCoreError *err)
     .vk = core->vk,
     .allocator = cfg->allocator,
     .main_cache = core->driver_cache,
+    /* Per-worker caches start empty: a cache that loaded data shares it. */
+    .shared_cache = core->driver_data_loaded > 0,
     .threads = cfg->workers ? cfg->workers : default_workers (),
     .capacity = cfg->job_capacity ? cfg->job_capacity : 256,
     .plant_race = cfg->hooks.plant_race,

@@ -709,6 +709,77 @@ test_bytes_untrusted (void)
   psc_test_harness_finish (h);
 }
 
+/* ------------------------------------------------------------------------
+ * A warm cache compiles asynchronously with the loaded data: its workers
+ * share the main VkPipelineCache (per-worker caches would start empty), and
+ * data merged meanwhile (the bytes API) waits for the running compiles.
+ */
+static void
+ready_cb (void *context, VkPipeline pipeline, VkResult result)
+{
+  guint *ready = context;
+  g_assert_cmpint (result, ==, VK_SUCCESS);
+  g_assert_true (pipeline != VK_NULL_HANDLE);
+  (*ready)++;
+}
+
+static void
+test_warm_async (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *dir = new_dir ("warm-async");
+  g_autofree char *file = seed_dir (h, dir);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  PscTestObjects o;
+  PscCache *cache;
+  guint ready = 0, pending = 0;
+  const guint n = 24;
+
+  options.cache_directory = dir;
+  options.workers = 2;
+  cache = psc_cache_new_full (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &options,
+                              &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (h->caches, cache);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_DRIVER_FILES_LOADED), ==, 1);
+  bytes = psc_cache_save_to_bytes (cache, &error);
+  g_assert_no_error (error);
+  psc_test_objects_init (&o, cache);
+  for (guint i = 0; i < n; i++)
+    {
+      VkComputePipelineCreateInfo ci;
+      VkSpecializationInfo spec;
+      VkSpecializationMapEntry entry;
+      float v, value = 100.0f + (float) i;
+      PscRequestResult result;
+
+      psc_test_compute_info_init (&ci, &spec, &entry, &v, &o);
+      spec.pData = &value;
+      psc_cache_request_compute_pipeline (cache, &ci, PSC_MISS_POLICY_SKIP,
+                                          PSC_REQUEST_FLAGS_NONE, ready_cb, &ready, &result,
+                                          &error);
+      g_assert_no_error (error);
+      pending += result == PSC_REQUEST_RESULT_PENDING;
+      /* Merges while the workers compile with the shared cache. */
+      if (i % 6 == 0)
+        {
+          g_assert_true (psc_cache_load_bytes (cache, bytes, &error));
+          g_assert_no_error (error);
+        }
+    }
+  g_assert_cmpuint (pending, ==, n);
+  for (guint64 frame = 1; ready < n; frame++)
+    {
+      g_assert_cmpuint (frame, <, 100000);
+      psc_cache_begin_frame (cache, frame, frame);
+      g_usleep (1000);
+    }
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_DRIVER_FILES_LOADED), ==, 5);
+  psc_test_harness_finish (h);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -737,6 +808,7 @@ main (int argc, char **argv)
   g_test_add_func ("/persist/two-writers", test_two_writers);
   g_test_add_func ("/persist/housekeeping", test_housekeeping);
   g_test_add_func ("/persist/bytes-untrusted", test_bytes_untrusted);
+  g_test_add_func ("/persist/warm-async", test_warm_async);
   status = g_test_run ();
   {
     const char *argv_rm[] = { "rm", "-rf", root, NULL };
