@@ -49,6 +49,10 @@ psc_demo_print_persistence (PscCache *cache,
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED),
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_FILES_LOADED));
   g_print ("  rejected: %s\n", rejected[0] != '\0' ? rejected : "nothing");
+  g_print ("  driver's creation feedback: %" G_GUINT64_FORMAT " served from its pipeline cache, %"
+           G_GUINT64_FORMAT " compiled\n",
+           psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_CACHE_HITS),
+           psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_CACHE_MISSES));
 }
 
 void
@@ -62,9 +66,11 @@ psc_demo_print_json (PscStats *stats,
   /* The decimal point is '.', whatever the locale. */
   g_ascii_formatd (ms, sizeof ms, "%.3f", first_frame_ms);
   g_print ("{\"persistence\":{\"enabled\":%s,\"driver_bytes_loaded\":%" G_GUINT64_FORMAT
+           ",\"driver_cache_hits\":%" G_GUINT64_FORMAT
            ",\"rejected\":{%s},\"saved\":%s},\"pipelines\":%u,\"first_frame_ms\":%s}\n",
            psc_stats_get_persistence_enabled (stats) ? "true" : "false",
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED),
+           psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_CACHE_HITS),
            rejected,
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_SAVES) > 0 ? "true" : "false",
            pipelines, ms);

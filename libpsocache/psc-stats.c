@@ -104,6 +104,10 @@ psc_stats_read (PscStats                 *self,
   else
     psc_core_get_stats (core, &self->core);
   psc_persist_read_counters (persist, &self->persist);
+  /* The driver's feedback is the core's (it counts with or without a
+   * directory). */
+  self->persist.value[PSC_PERSIST_COUNTER_DRIVER_CACHE_HITS] = self->core.driver_cache_hits;
+  self->persist.value[PSC_PERSIST_COUNTER_DRIVER_CACHE_MISSES] = self->core.driver_cache_misses;
 }
 
 PscStats *
@@ -328,7 +332,7 @@ add_entry (GVariantBuilder *b,
 static const char *const persist_names[] = {
   "driver-bytes-loaded", "driver-files-loaded", "saves", "saves-skipped",
   "save-failures", "merges", "files-removed", "disk-bytes", "rejected-total",
-  "driver-bytes-saved",
+  "driver-bytes-saved", "driver-cache-hits", "driver-cache-misses",
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (persist_names) == PSC_PERSIST_COUNTER_N);
 

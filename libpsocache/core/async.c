@@ -4,6 +4,8 @@
  */
 #include "async.h"
 
+#include "feedback.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +58,14 @@ compile (PscWorkers *w, PscJob *job, VkPipelineCache cache, VkPipeline *pipeline
     return VK_INCOMPLETE;
   if (job->inject != VK_SUCCESS)
     return job->inject;
-  if (job->graphics)
-    return c->vk->vkCreateGraphicsPipelines (c->device, cache, 1, job->create_info,
-                                             c->allocator, pipeline);
-  return c->vk->vkCreateComputePipelines (c->device, cache, 1, job->create_info,
-                                          c->allocator, pipeline);
+  PscFeedback fb;
+  const void *ci = psc_feedback_chain (&fb, c->feedback, job->graphics, job->create_info);
+  VkResult r = job->graphics
+    ? c->vk->vkCreateGraphicsPipelines (c->device, cache, 1, ci, c->allocator, pipeline)
+    : c->vk->vkCreateComputePipelines (c->device, cache, 1, ci, c->allocator, pipeline);
+  if (r == VK_SUCCESS)
+    psc_feedback_count (&fb, c->feedback, c->cache_hits, c->cache_misses);
+  return r;
 }
 
 /* Posts a completion; the lock is held. */

@@ -91,6 +91,10 @@ typedef struct {
   uint32_t threads;                  /* >= 1 */
   uint32_t capacity;                 /* job slots, >= 1 */
   bool plant_race;                   /* test hook (PscCoreTestHooks) */
+  /* Chain VkPipelineCreationFeedback (Vulkan 1.3) and count what the
+   * driver says into these (atomic RMW). */
+  bool feedback;
+  _Atomic uint64_t *cache_hits, *cache_misses;
   /* The gauges a job moves through (PscAtomicStats): it leaves one before
    * it enters the next (seq_cst), so a reader that reads them last to
    * first never counts a job twice. */

@@ -88,6 +88,7 @@ typedef struct {
   _Atomic uint64_t overflow_fallbacks, overflow_skips, evictions, retirements_pending;
   _Atomic uint64_t retired, owner_wait_ns, fallbacks_returned, stale_returned;
   _Atomic uint64_t unpublished;
+  _Atomic uint64_t driver_cache_hits, driver_cache_misses;   /* owner and workers: atomic RMW */
 } PscAtomicStats;
 
 struct PscCore {

@@ -330,6 +330,11 @@ typedef struct {
   uint64_t rejected[PSC_STATUS_COUNT];
   uint64_t frame;
   PscCoreAsyncStats async;
+  /* Pipeline creations (owner thread or workers) that the driver reported
+   * through VkPipelineCreationFeedback (Vulkan 1.3) as served from the
+   * pipeline cache given to it, and as not. Neither counts without
+   * feedback. */
+  uint64_t driver_cache_hits, driver_cache_misses;
 } PscCoreStats;
 
 /* Test-only configuration. Zero means "off" for every field. */

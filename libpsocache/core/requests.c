@@ -5,6 +5,8 @@
  */
 #include "requests.h"
 
+#include "feedback.h"
+
 #include "async.h"
 #include "graphics-key.h"
 #include "keys.h"
@@ -61,20 +63,27 @@ create_pipeline (PscCore *core, PscKind kind, const uint8_t *key, size_t len, Vk
   const void *ci = decode (core, kind, key, len, b);
   PscStatus st = PSC_STATUS_OK;
   VkResult r = VK_SUCCESS;
+  const bool feedback = core->cfg.api_version >= VK_API_VERSION_1_3;
+  PscFeedback fb;
   if (ci == NULL)
     st = psc_core_fail (err, PSC_STATUS_FOREIGN_HANDLE, "",
                         "the key names a shader, layout or render pass that no longer exists");
   else if (kind == PSC_KIND_GRAPHICS)
-    r = core->vk->vkCreateGraphicsPipelines (core->cfg.device, core->driver_cache, 1, ci,
+    r = core->vk->vkCreateGraphicsPipelines (core->cfg.device, core->driver_cache, 1,
+                                             psc_feedback_chain (&fb, feedback, true, ci),
                                              core->cfg.allocator, out);
   else
-    r = core->vk->vkCreateComputePipelines (core->cfg.device, core->driver_cache, 1, ci,
+    r = core->vk->vkCreateComputePipelines (core->cfg.device, core->driver_cache, 1,
+                                            psc_feedback_chain (&fb, feedback, false, ci),
                                             core->cfg.allocator, out);
   if (r != VK_SUCCESS)
     {
       *out = VK_NULL_HANDLE;
       st = psc_core_fail_vk (err, r, create_call (kind));
     }
+  else if (ci != NULL)
+    psc_feedback_count (&fb, feedback, &core->stats.driver_cache_hits,
+                        &core->stats.driver_cache_misses);
   free (b);
   return st;
 }
@@ -890,6 +899,9 @@ psc_requests_init (PscCore *core, PscCoreError *err)
     .threads = cfg->workers ? cfg->workers : default_workers (),
     .capacity = cfg->job_capacity ? cfg->job_capacity : 256,
     .plant_race = cfg->hooks.plant_race,
+    .feedback = cfg->api_version >= VK_API_VERSION_1_3,
+    .cache_hits = &core->stats.driver_cache_hits,
+    .cache_misses = &core->stats.driver_cache_misses,
     .queued = &core->stats.queued,
     .in_flight = &core->stats.in_flight,
     .unpublished = &core->stats.unpublished,

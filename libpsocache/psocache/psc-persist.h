@@ -39,6 +39,12 @@ G_BEGIN_DECLS
  *   together ([method@Psc.Stats.get_file_rejections] tells them apart)
  * @PSC_PERSIST_COUNTER_DRIVER_BYTES_SAVED: Vulkan pipeline-cache bytes in
  *   the last driver file written (a gauge)
+ * @PSC_PERSIST_COUNTER_DRIVER_CACHE_HITS: pipeline creations the driver
+ *   reported (`VkPipelineCreationFeedback`, Vulkan 1.3) as served from the
+ *   pipeline cache: in a warm start, what the loaded data saved
+ * @PSC_PERSIST_COUNTER_DRIVER_CACHE_MISSES: pipeline creations the driver
+ *   reported as compiled (neither counts on a device without feedback;
+ *   with or without persistence)
  *
  * Counters of a cache's persistence, read with
  * [method@Psc.Stats.get_persist]. All are zero while persistence is off
@@ -58,6 +64,8 @@ typedef enum {
   PSC_PERSIST_COUNTER_DISK_BYTES,
   PSC_PERSIST_COUNTER_REJECTED_TOTAL,
   PSC_PERSIST_COUNTER_DRIVER_BYTES_SAVED,
+  PSC_PERSIST_COUNTER_DRIVER_CACHE_HITS,
+  PSC_PERSIST_COUNTER_DRIVER_CACHE_MISSES,
 } PscPersistCounter;
 
 /**

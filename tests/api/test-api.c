@@ -1612,7 +1612,7 @@ test_stats_bad_args (void)
   g_assert_cmpuint (psc_stats_get_rejected (stats, (PscError) (PSC_ERROR_IO + 1)), ==, 0);
   g_test_assert_expected_messages ();
   EXPECT_CRITICAL ("*counter*");
-  g_assert_cmpuint (psc_stats_get_persist (stats, (PscPersistCounter) 10), ==, 0);
+  g_assert_cmpuint (psc_stats_get_persist (stats, (PscPersistCounter) 1000), ==, 0);
   g_test_assert_expected_messages ();
   EXPECT_CRITICAL ("*reason*");
   g_assert_cmpuint (psc_stats_get_file_rejections (stats, (PscFileRejection) 0), ==, 0);
