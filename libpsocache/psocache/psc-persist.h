@@ -45,6 +45,15 @@ G_BEGIN_DECLS
  * @PSC_PERSIST_COUNTER_DRIVER_CACHE_MISSES: pipeline creations the driver
  *   reported as compiled (neither counts on a device without feedback;
  *   with or without persistence)
+ * @PSC_PERSIST_COUNTER_RECIPES_LOADED: warm-up recipes (pipeline records)
+ *   read from the recipes file when the cache was created
+ * @PSC_PERSIST_COUNTER_RECIPES_STALE: recipes prewarm skipped because they
+ *   no longer resolve (a shader not registered with that exact SPIR-V, a
+ *   missing or undecodable record, a create info this cache refuses)
+ * @PSC_PERSIST_COUNTER_RECIPES_PREWARMED: recipes compiled by prewarm
+ *   (their pipelines Ready, or already Ready when prewarm reached them)
+ * @PSC_PERSIST_COUNTER_RECIPES_SAVED: pipeline records appended to the
+ *   recipes file
  *
  * Counters of a cache's persistence, read with
  * [method@Psc.Stats.get_persist]. All are zero while persistence is off
@@ -66,6 +75,10 @@ typedef enum {
   PSC_PERSIST_COUNTER_DRIVER_BYTES_SAVED,
   PSC_PERSIST_COUNTER_DRIVER_CACHE_HITS,
   PSC_PERSIST_COUNTER_DRIVER_CACHE_MISSES,
+  PSC_PERSIST_COUNTER_RECIPES_LOADED,
+  PSC_PERSIST_COUNTER_RECIPES_STALE,
+  PSC_PERSIST_COUNTER_RECIPES_PREWARMED,
+  PSC_PERSIST_COUNTER_RECIPES_SAVED,
 } PscPersistCounter;
 
 /**
