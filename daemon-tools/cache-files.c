@@ -18,7 +18,7 @@ const char *
 psc_tool_file_kind_name (PscToolFileKind kind)
 {
   static const char *const names[] = {
-    "driver", "recipes", "artifacts", "marker", "temporary", "unknown",
+    "driver", "recipes", "artifacts", "marker", "temporary", "lock", "unknown",
   };
   return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";
 }
@@ -28,6 +28,8 @@ kind_by_name (const char *name)
 {
   if (g_str_has_suffix (name, ".used"))
     return PSC_TOOL_FILE_MARKER;
+  if (g_str_has_suffix (name, ".lock"))
+    return PSC_TOOL_FILE_LOCK;
   if (g_str_has_prefix (name, ".goutputstream-") || g_str_has_suffix (name, ".tmp"))
     return PSC_TOOL_FILE_TEMPORARY;
   if (g_str_has_suffix (name, ".pscache"))
@@ -133,7 +135,8 @@ psc_tool_file_inspect (const char *path, const PscDeviceIdentity *device)
   f->name = g_path_get_basename (path);
   f->kind = kind_by_name (f->name);
   data = read_regular (f, &len);
-  if (data == NULL || f->kind == PSC_TOOL_FILE_MARKER || f->kind == PSC_TOOL_FILE_TEMPORARY)
+  if (data == NULL || f->kind == PSC_TOOL_FILE_MARKER || f->kind == PSC_TOOL_FILE_TEMPORARY ||
+      f->kind == PSC_TOOL_FILE_LOCK)
     return f;
   /* By content; a file named like a driver file stays one (and is judged
    * as one: a damaged magic is then "bad-magic"). */
@@ -192,6 +195,7 @@ psc_tool_file_invalid (const PscToolFile *f)
     {
     case PSC_TOOL_FILE_MARKER:
     case PSC_TOOL_FILE_TEMPORARY:
+    case PSC_TOOL_FILE_LOCK:
     case PSC_TOOL_FILE_UNKNOWN:
       /* Not ours to judge, unless it is a link or special file. */
       return f->reason == PSC_FILE_SYMLINK || f->reason == PSC_FILE_NOT_REGULAR ||

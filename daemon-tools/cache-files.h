@@ -19,6 +19,7 @@ typedef enum {
   PSC_TOOL_FILE_ARTIFACTS,    /* SPIR-V artifacts (layer 2) */
   PSC_TOOL_FILE_MARKER,       /* <file>.used: last use of an identity */
   PSC_TOOL_FILE_TEMPORARY,    /* an interrupted save's temporary file */
+  PSC_TOOL_FILE_LOCK,         /* <log>.lock: the lock file of a record log */
   PSC_TOOL_FILE_UNKNOWN,      /* not a libpsocache file */
 } PscToolFileKind;
 

@@ -27,8 +27,15 @@
 typedef struct {
   gboolean json;
   gboolean no_device;
+  gboolean probe;
   char **paths;
 } ToolOptions;
+
+typedef struct {
+  gboolean ran;
+  guint recorded, served, stale;
+  char *error;
+} ToolProbe;
 
 typedef int (*ToolCommand) (const ToolOptions *o, GPtrArray *files, gboolean have_device);
 
@@ -192,7 +199,31 @@ add_file (JsonBuilder *b, const PscToolFile *f)
 }
 
 static void
-print_json (GPtrArray *files, guint invalid)
+add_probe (JsonBuilder *b, const ToolProbe *p)
+{
+  json_builder_set_member_name (b, "probe");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "ran");
+  json_builder_add_boolean_value (b, p->ran);
+  if (p->ran)
+    {
+      json_builder_set_member_name (b, "recorded");
+      json_builder_add_int_value (b, p->recorded);
+      json_builder_set_member_name (b, "served");
+      json_builder_add_int_value (b, p->served);
+      json_builder_set_member_name (b, "stale");
+      json_builder_add_int_value (b, p->stale);
+    }
+  else
+    {
+      json_builder_set_member_name (b, "error");
+      json_builder_add_string_value (b, p->error);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+print_json (GPtrArray *files, guint invalid, const ToolProbe *probe)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -207,6 +238,8 @@ print_json (GPtrArray *files, guint invalid)
   json_builder_end_array (b);
   json_builder_set_member_name (b, "invalid");
   json_builder_add_int_value (b, invalid);
+  if (probe != NULL)
+    add_probe (b, probe);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
@@ -265,20 +298,66 @@ static int
 cmd_inspect (const ToolOptions *o, GPtrArray *files, gboolean have_device)
 {
   if (o->json)
-    print_json (files, count_invalid (files));
+    print_json (files, count_invalid (files), NULL);
   else
     for (guint i = 0; i < files->len; i++)
       print_file (files->pdata[i]);
   return EXIT_SUCCESS;
 }
 
+/* The warm probe on a directory: a cache opened on it as the application
+ * would (it loads the driver file and the recipes; opening touches the
+ * running identity's marker), psc_cache_verify_warm, closed without a
+ * change to save. */
+static void
+run_probe (const char *dir, ToolProbe *p)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscDevice) device = NULL;
+  g_autoptr(PscCache) cache = NULL;
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+
+  psc_demo_keep_driver_resident ();
+  device = psc_device_new_headless (PSC_DEVICE_FLAGS_NONE, &error);
+  options.cache_directory = dir;
+  options.save_interval = G_MAXUINT;
+  if (device != NULL)
+    cache = psc_cache_new_full (device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &options, &error);
+  if (cache != NULL && psc_cache_verify_warm (cache, &p->recorded, &p->served, &p->stale, &error))
+    p->ran = TRUE;
+  else
+    p->error = g_strdup (error->message);
+  if (cache != NULL)
+    psc_cache_close (cache, 0);
+}
+
+static void
+print_probe (const ToolProbe *p)
+{
+  if (p->ran)
+    g_print (_("warm probe: %u of %u recorded pipelines would be served from the driver's "
+               "cache (%u no longer resolve)\n"), p->served, p->recorded, p->stale);
+  else
+    g_print (_("warm probe: not run: %s\n"), p->error);
+}
+
 static int
 cmd_verify (const ToolOptions *o, GPtrArray *files, gboolean have_device)
 {
   const guint invalid = count_invalid (files);
+  ToolProbe probe = { 0 };
 
+  if (o->probe)
+    {
+      if (o->paths[0] == NULL || o->paths[1] != NULL || !g_file_test (o->paths[0], G_FILE_TEST_IS_DIR))
+        {
+          g_printerr (_("psocache-tool verify --probe: give exactly one cache directory\n"));
+          return EXIT_USAGE;
+        }
+      run_probe (o->paths[0], &probe);
+    }
   if (o->json)
-    print_json (files, invalid);
+    print_json (files, invalid, o->probe ? &probe : NULL);
   else
     {
       for (guint i = 0; i < files->len; i++)
@@ -289,7 +368,12 @@ cmd_verify (const ToolOptions *o, GPtrArray *files, gboolean have_device)
                      psc_file_reason_describe (f->reason));
         }
       g_print (_("%u of %u files invalid\n"), invalid, files->len);
+      if (o->probe)
+        print_probe (&probe);
     }
+  g_free (probe.error);
+  if (o->probe && !probe.ran)
+    return EXIT_INVALID;
   return invalid > 0 ? EXIT_INVALID : EXIT_SUCCESS;
 }
 
@@ -324,6 +408,9 @@ run_subcommand (const ToolSubcommand *sc, int argc, char **argv)
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, N_("Print one JSON document"), NULL },
     { "no-device", 0, 0, G_OPTION_ARG_NONE, &o.no_device,
       N_("Do not check driver files against this machine's default Vulkan device"), NULL },
+    { "probe", 0, 0, G_OPTION_ARG_NONE, &o.probe,
+      N_("verify: also ask the default device how many recorded pipelines its cache would "
+         "serve, without compiling (one cache directory)"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.paths, NULL, N_("DIR|FILE…") },
     { NULL }
   };

@@ -9,6 +9,12 @@
 
 G_BEGIN_DECLS
 
+/* Prewarm before the first frame: registers every shader the scene uses
+ * (the scene's own registration later returns the same modules), starts
+ * prewarm and pumps frame 0 until it is done. Returns the milliseconds it
+ * took (0 when persistence is off). */
+double psc_demo_prewarm (PscCache *cache);
+
 /* Prints where the cache persists and what it loaded and rejected. */
 void psc_demo_print_persistence (PscCache *cache, PscStats *stats);
 

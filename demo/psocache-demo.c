@@ -449,6 +449,11 @@ main (int argc, char **argv)
   else
     g_print ("Rendering %d frame at %dx%d\n", frames, width, height);
 
+  {
+    double prewarm_ms = psc_demo_prewarm (cache);
+    if (prewarm_ms > 0)
+      g_print ("Prewarm from recipes before the first frame: %.1f ms\n", prewarm_ms);
+  }
   if (!psc_demo_scene_run (cache, &options, &result, &error))
     {
       g_printerr ("psocache-demo: %s\n", error->message);

@@ -7,6 +7,7 @@
 #include "psc-private.h"
 
 #include "psc-persist.h"
+#include "psc-artifacts.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -153,7 +154,10 @@ closing (void    *ctx,
   PscCache *self = ctx;
 
   if (psc_persist_enabled (self->persist))
-    psc_persist_save (self->persist, core, NULL);
+    {
+      psc_persist_save (self->persist, core, NULL);
+      psc_cache_artifacts_save (self, NULL);
+    }
 }
 
 gboolean
@@ -195,6 +199,7 @@ psc_cache_persist_opened (PscCache *self)
       return;
     }
   psc_persist_core_created (self->persist, self->core);
+  psc_cache_artifacts_open (self);
 }
 
 void
@@ -202,11 +207,14 @@ psc_cache_persist_pump (PscCache *self)
 {
   if (self->persist != NULL)
     psc_persist_pump (self->persist, self->core);
+  psc_cache_artifacts_pump (self, self->save_interval_s == 0 ? PSC_DEFAULT_SAVE_INTERVAL_S
+                                  : self->save_interval_s == G_MAXUINT ? 0 : self->save_interval_s);
 }
 
 void
 psc_cache_persist_free (PscCache *self)
 {
+  psc_cache_artifacts_free (self);
   g_clear_pointer (&self->persist, psc_persist_free);
   g_clear_pointer (&self->application_id, g_free);
   g_clear_pointer (&self->cache_directory, g_free);
@@ -258,8 +266,10 @@ psc_cache_get_cache_directory (PscCache *self)
  * (if another process of the application replaced the file since it was
  * read, that data is merged in first, so neither loses the other's). Only
  * what was published counts: compiles still in flight are saved by a later
- * save. When nothing changed since the last load or save, nothing is
- * written and the call succeeds. [method@Psc.Cache.close] saves too.
+ * save. The SPIR-V artifacts of [method@Psc.Cache.register_shader_source]
+ * compiled or used since are written to the artifact log too. When nothing
+ * changed since the last load or save, nothing is written and the call
+ * succeeds. [method@Psc.Cache.close] saves too.
  *
  * Returns: %TRUE on success; %FALSE with @error: %PSC_ERROR_UNSUPPORTED when
  *   persistence is off, %PSC_ERROR_IO when writing failed (the previous
@@ -272,6 +282,7 @@ psc_cache_save (PscCache  *self,
                 GError   **error)
 {
   PscCoreError core_error;
+  gboolean ok;
 
   PSC_CACHE_CHECK (self, error, FALSE);
   PSC_CORE_ERROR_INIT (core_error);
@@ -280,7 +291,10 @@ psc_cache_save (PscCache  *self,
       psc_error_from_core (error, &core_error);
       return FALSE;
     }
-  return psc_persist_save (self->persist, self->core, error);
+  ok = psc_persist_save (self->persist, self->core, error);
+  if (!psc_persist_enabled (self->persist))
+    return ok;
+  return psc_cache_artifacts_save (self, ok ? error : NULL) && ok;
 }
 
 /**
@@ -348,4 +362,130 @@ psc_cache_load_bytes (PscCache  *self,
       return FALSE;
     }
   return psc_persist_load_bytes (self->persist, self->core, bytes, error);
+}
+
+/**
+ * psc_cache_prewarm:
+ * @self: a cache
+ * @error: return location for a #GError
+ *
+ * Starts prewarm now: the most recently used warm-up recipes of the
+ * recipes file (at most 32) that resolve against the shaders registered so
+ * far (exact SPIR-V; the others are skipped and counted as stale) are
+ * requested asynchronously, at most 4 at a time, and compiled on the
+ * workers; [method@Psc.Cache.begin_frame] publishes them and requests the
+ * next. Prewarm also starts by itself at the first
+ * [method@Psc.Cache.begin_frame]; call this after registering the shaders
+ * to start it earlier (before the first frame). A second call does
+ * nothing. Closing the cache stops it at once. Owner thread.
+ *
+ * Returns: %TRUE when prewarm runs (or ran); %FALSE with @error:
+ *   %PSC_ERROR_UNSUPPORTED when persistence is off (there are no recipes),
+ *   %PSC_ERROR_WRONG_THREAD, %PSC_ERROR_CLOSED
+ *
+ * Since: 0.2
+ */
+gboolean
+psc_cache_prewarm (PscCache  *self,
+                   GError   **error)
+{
+  PscCoreError core_error;
+
+  PSC_CACHE_CHECK (self, error, FALSE);
+  PSC_CORE_ERROR_INIT (core_error);
+  if (psc_core_check_owner (self->core, &core_error) != PSC_STATUS_OK)
+    {
+      psc_error_from_core (error, &core_error);
+      return FALSE;
+    }
+  if (!psc_persist_enabled (self->persist))
+    {
+      g_set_error_literal (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED,
+                           _("prewarm needs persistence: the cache has no recipes"));
+      return FALSE;
+    }
+  psc_persist_start_prewarm (self->persist, self->core);
+  return TRUE;
+}
+
+/**
+ * psc_cache_get_prewarm_done:
+ * @self: a cache
+ *
+ * Whether prewarm (see [method@Psc.Cache.prewarm]) has requested every
+ * candidate and none is still compiling. Owner thread (rule (b)).
+ *
+ * Returns: %TRUE once prewarm finished; %FALSE before it started, while it
+ *   runs, and when persistence is off
+ *
+ * Since: 0.2
+ */
+gboolean
+psc_cache_get_prewarm_done (PscCache *self)
+{
+  g_return_val_if_fail (PSC_IS_CACHE (self), FALSE);
+  if (self->core == NULL || !psc_persist_enabled (self->persist))
+    return FALSE;
+  if (!psc_cache_enter_owner (self, G_STRFUNC))
+    return FALSE;
+  return psc_persist_prewarm_done (self->persist);
+}
+
+/**
+ * psc_cache_verify_warm:
+ * @self: a cache
+ * @recorded: (out) (optional): the recipes in the recipes file
+ * @served: (out) (optional): those the driver would serve from its cache
+ * @stale: (out) (optional): those that no longer resolve
+ * @error: return location for a #GError
+ *
+ * Verifies without compiling how warm the cache is: every recorded recipe
+ * is resolved (its recorded shaders registered for the probe and released
+ * after) and created with
+ * `VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT` against the
+ * driver data loaded at creation: a pipeline the driver made from its
+ * cache counts as served (and is destroyed at once), one it would have had
+ * to compile does not. This needs a device that enabled
+ * `pipelineCreationCacheControl` (Vulkan 1.3; headless devices do when
+ * the driver has it). `psocache-tool verify --probe` runs it on a cache
+ * directory. Owner thread.
+ *
+ * Returns: %TRUE with the counts; %FALSE with @error:
+ *   %PSC_ERROR_UNSUPPORTED without persistence or without the feature,
+ *   %PSC_ERROR_VULKAN for another driver answer
+ *
+ * Since: 0.2
+ */
+gboolean
+psc_cache_verify_warm (PscCache  *self,
+                       guint     *recorded,
+                       guint     *served,
+                       guint     *stale,
+                       GError   **error)
+{
+  PscCoreError core_error;
+  guint r = 0, s = 0, t = 0;
+  gboolean ok;
+
+  PSC_CACHE_CHECK (self, error, FALSE);
+  PSC_CORE_ERROR_INIT (core_error);
+  if (psc_core_check_owner (self->core, &core_error) != PSC_STATUS_OK)
+    {
+      psc_error_from_core (error, &core_error);
+      return FALSE;
+    }
+  if (!psc_persist_enabled (self->persist))
+    {
+      g_set_error_literal (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED,
+                           _("the warm probe needs persistence: the cache has no recipes"));
+      return FALSE;
+    }
+  ok = psc_persist_verify_warm (self->persist, self->core, &r, &s, &t, error);
+  if (recorded != NULL)
+    *recorded = r;
+  if (served != NULL)
+    *served = s;
+  if (stale != NULL)
+    *stale = t;
+  return ok;
 }

@@ -992,6 +992,8 @@ psc_device_headless_device (PscDevice           *self,
       enable->features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
       enable->features13.synchronization2 = s13.synchronization2;
       enable->features13.dynamicRendering = want_dr && s13.dynamicRendering;
+      /* The warm probe (psc_cache_verify_warm) needs it. */
+      enable->features13.pipelineCreationCacheControl = s13.pipelineCreationCacheControl;
       enable->features.pNext = &enable->features12;
       enable->features12.pNext = &enable->features13;
     }
@@ -1326,6 +1328,9 @@ psc_device_fill_core_config (PscDevice     *self,
   cfg->api_version = self->api_version;
   cfg->debug_utils = self->info.debug_utils != FALSE;
   cfg->dynamic_rendering_enabled = self->dynamic_rendering != FALSE;
+  cfg->creation_cache_control_enabled = self->has_features13 &&
+                                        self->features13.pipelineCreationCacheControl &&
+                                        self->api_version >= VK_API_VERSION_1_3;
   cfg->allocator = self->info.allocator;
 }
 

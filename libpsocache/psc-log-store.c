@@ -84,28 +84,39 @@ open_nofollow (const char *path, int flags)
   return g_open (path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
+static void drop_lock (int fd);
+static int take_lock_mode (PscLogStore *s, int mode, GError **error);
+
 PscFileReason
 psc_log_store_read (PscLogStore  *s,
                     goffset       limit,
                     GBytes      **contents)
 {
-  int fd;
+  int fd, lock;
   PscFileReason reason;
 
   *contents = NULL;
   fd = open_nofollow (s->path, O_RDONLY | O_NONBLOCK);
   if (fd < 0)
     return errno == ENOENT ? PSC_FILE_OK : errno == ELOOP ? PSC_FILE_SYMLINK : PSC_FILE_IO;
+  /* A shared lock, so that an append in progress is not read half-written
+   * (a torn tail that is none); without it (busy, no lock file possible)
+   * the read goes on: a torn tail is only ignored. */
+  lock = take_lock_mode (s, LOCK_SH, NULL);
   reason = read_fd (fd, limit, contents);
+  if (lock >= 0)
+    drop_lock (lock);
   close (fd);
   return reason;
 }
 
-/* Takes the log's lock, waiting at most PSC_LOG_LOCK_WAIT_MS; the lock
- * file's descriptor, or -1 with @error. */
+/* Takes the log's lock (LOCK_EX to write, LOCK_SH to read), waiting at
+ * most PSC_LOG_LOCK_WAIT_MS; the lock file's descriptor, or -1 with
+ * @error. */
 static int
-take_lock (PscLogStore  *s,
-           GError      **error)
+take_lock_mode (PscLogStore  *s,
+                int           mode,
+                GError      **error)
 {
   int fd = open_nofollow (s->lock_path, O_RDWR | O_CREAT);
   struct stat st;
@@ -119,7 +130,7 @@ take_lock (PscLogStore  *s,
                    _("%s is not a regular file"), s->lock_path);
       return -1;
     }
-  for (int waited = 0; flock (fd, LOCK_EX | LOCK_NB) != 0; waited += 5)
+  for (int waited = 0; flock (fd, mode | LOCK_NB) != 0; waited += 5)
     {
       if (errno != EWOULDBLOCK || waited >= PSC_LOG_LOCK_WAIT_MS)
         {
@@ -131,6 +142,13 @@ take_lock (PscLogStore  *s,
       g_usleep (5000);
     }
   return fd;
+}
+
+static int
+take_lock (PscLogStore  *s,
+           GError      **error)
+{
+  return take_lock_mode (s, LOCK_EX, error);
 }
 
 static void

@@ -8,8 +8,10 @@
  * appends, a torn tail (a process killed while appending) is cut back to
  * the last whole record, so new records are never hidden behind it.
  * Compaction replaces the whole log atomically (GIO temporary file +
- * rename) under the same lock. Readers take no lock: a concurrent append
- * shows at most as a torn tail, which the reader ignores. A symbolic link
+ * rename) under the same lock. Readers take the lock shared (waited as
+ * long), so they see whole appends; when it cannot be had they read
+ * anyway, and an append in progress shows at most as a torn tail, which
+ * the reader ignores. A symbolic link
  * or a non-regular file in the log's place is never read or written.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -6,6 +6,7 @@
 #include "psc-persist.h"
 
 #include "psc-driver-store.h"
+#include "psc-recipes.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -37,6 +38,7 @@ struct _PscPersist
   guint warned;               /* WARN_* bits: one warning per kind of failure */
   int inject_write_error;     /* test hook: a GIOErrorEnum, 0 = none */
   gboolean always_write;      /* test hook */
+  PscRecipes *recipes;        /* layer 3 */
   _Atomic guint64 counters[PSC_PERSIST_COUNTER_N];
   _Atomic guint64 rejected[PSC_FILE_REASON_COUNT];
 };
@@ -49,6 +51,15 @@ count (PscPersist        *p,
        guint64            n)
 {
   atomic_fetch_add_explicit (&p->counters[c], n, memory_order_relaxed);
+}
+
+void
+psc_persist_count (PscPersist        *p,
+                   PscPersistCounter  c,
+                   guint64            n)
+{
+  if (p != NULL && (guint) c < PSC_PERSIST_COUNTER_N)
+    count (p, c, n);
 }
 
 static void
@@ -184,6 +195,7 @@ psc_persist_new (const PscPersistConfig  *cfg,
       return NULL;
     }
   open_directory (p);
+  p->recipes = psc_recipes_new (p, p->dir.mode == PSC_PERSIST_ON ? p->dir.path : NULL);
   return p;
 }
 
@@ -193,6 +205,7 @@ psc_persist_free (PscPersist *p)
   if (p == NULL)
     return;
   g_clear_pointer (&p->initial, g_bytes_unref);
+  g_clear_pointer (&p->recipes, psc_recipes_free);
   psc_driver_store_clear (&p->driver);
   psc_cache_dir_clear (&p->dir);
   g_free (p->application_id);
@@ -379,10 +392,10 @@ unchanged_data (PscPersist *p,
   return same;
 }
 
-gboolean
-psc_persist_save (PscPersist  *p,
-                  PscCore     *core,
-                  GError     **error)
+static gboolean
+save_driver (PscPersist  *p,
+             PscCore     *core,
+             GError     **error)
 {
   g_autoptr(GError) local = NULL;
   const guint64 changes = psc_core_driver_cache_changes (core);
@@ -411,10 +424,66 @@ psc_persist_save (PscPersist  *p,
   return TRUE;
 }
 
+/* The recipes: a busy or failed append is retried at the next save (the
+ * records stay in memory), so it only warns once. */
+static void
+save_recipes (PscPersist *p,
+              PscCore    *core)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!psc_recipes_save (p->recipes, core, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY))
+    {
+      count (p, PSC_PERSIST_COUNTER_SAVE_FAILURES, 1);
+      warn_once (p, WARN_SAVE, "psocache: %s", error->message);
+    }
+}
+
+gboolean
+psc_persist_save (PscPersist  *p,
+                  PscCore     *core,
+                  GError     **error)
+{
+  gboolean ok = save_driver (p, core, error);
+
+  if (p->dir.mode == PSC_PERSIST_ON)
+    save_recipes (p, core);
+  return ok;
+}
+
+void
+psc_persist_start_prewarm (PscPersist *p,
+                           PscCore    *core)
+{
+  psc_recipes_start_prewarm (p->recipes, core);
+}
+
+gboolean
+psc_persist_prewarm_done (const PscPersist *p)
+{
+  return psc_recipes_prewarm_done (p->recipes);
+}
+
+gboolean
+psc_persist_verify_warm (PscPersist  *p,
+                         PscCore     *core,
+                         guint       *recorded,
+                         guint       *served,
+                         guint       *stale,
+                         GError     **error)
+{
+  return psc_recipes_verify (p->recipes, core, recorded, served, stale, error);
+}
+
 void
 psc_persist_pump (PscPersist *p,
                   PscCore    *core)
 {
+  /* Prewarm starts at the first pump: the application registered its
+   * shaders by then (recipes resolve only against those). */
+  psc_recipes_start_prewarm (p->recipes, core);
+  psc_recipes_pump (p->recipes, core);
   if (p->dir.mode != PSC_PERSIST_ON || p->cfg.save_interval_s == 0 ||
       g_get_monotonic_time () - p->last_save_us < (gint64) p->cfg.save_interval_s * G_USEC_PER_SEC ||
       psc_core_driver_cache_changes (core) == p->saved_changes)

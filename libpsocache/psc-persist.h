@@ -71,6 +71,15 @@ G_GNUC_INTERNAL const char *psc_persist_directory (const PscPersist *p);
 G_GNUC_INTERNAL void psc_persist_read_counters (const PscPersist *p, PscPersistSnapshot *out);
 /* Counts one rejection (for the layers above, e.g. the bytes API). */
 G_GNUC_INTERNAL void psc_persist_count_rejection (PscPersist *p, PscFileReason reason);
+/* Adds n to a counter (psc-recipes.c counts through it). */
+G_GNUC_INTERNAL void psc_persist_count (PscPersist *p, PscPersistCounter c, guint64 n);
+
+/* Layer 3 (psc-recipes.c): starts prewarm now (it starts by itself at the
+ * first pump); whether it has finished. */
+G_GNUC_INTERNAL void psc_persist_start_prewarm (PscPersist *p, PscCore *core);
+G_GNUC_INTERNAL gboolean psc_persist_prewarm_done (const PscPersist *p);
+G_GNUC_INTERNAL gboolean psc_persist_verify_warm (PscPersist *p, PscCore *core, guint *recorded,
+                                                  guint *served, guint *stale, GError **error);
 
 /* Test hook (libpsocache-1-testing.so): every write fails with this
  * GIOErrorEnum (0: none), as a full disk or a failed rename would. */

@@ -71,7 +71,7 @@ G_GNUC_INTERNAL gboolean psc_device_is_ready (PscDevice *self);
  * them with atomics, from any thread). psc-cache.c also fills one on the
  * stack for the counter properties. */
 /* Persistence counters (psc-persist.c; public numbering: PscPersistCounter). */
-#define PSC_PERSIST_COUNTER_N (PSC_PERSIST_COUNTER_RECIPES_SAVED + 1)
+#define PSC_PERSIST_COUNTER_N (PSC_PERSIST_COUNTER_ARTIFACT_MISSES + 1)
 typedef struct {
   guint64 value[PSC_PERSIST_COUNTER_N];
   guint64 rejected[PSC_FILE_REASON_COUNT];   /* by PscFileReason */
@@ -122,6 +122,7 @@ struct _PscCache
   GPtrArray *pending;       /* PscAsyncOp awaiting their core callback */
   gint evict_idle_frames;   /* atomic: any thread may read it */
   PscPersist *persist;   /* created with the core; NULL while not open */
+  struct _PscArtifacts *artifacts;   /* layer 2 (psc-cache-artifacts.c); NULL while not open */
 
   /* The pump runs application callbacks, which may call back: begin_frame
    * refuses to nest, and a close asked for meanwhile waits for the pump to

@@ -125,8 +125,12 @@ close_core (PscCore *core, bool call_waiters)
   psc_requests_shutdown (core, call_waiters);
   if (call_waiters && core->created && core->cfg.closing != NULL)
     {
+      /* The callback is the library's (persistence saves), never the
+       * application's: owner-thread calls work inside it. */
       core->in_closing = true;
+      core->owner = core->creator;
       core->cfg.closing (core->cfg.closing_ctx, core);
+      core->owner = (pthread_t) 0;
       core->in_closing = false;
     }
   psc_retire_all (core);

@@ -366,6 +366,7 @@ typedef struct {
   uint32_t api_version;
   bool debug_utils;
   bool dynamic_rendering_enabled;      /* from the enabled-feature snapshot */
+  bool creation_cache_control_enabled; /* pipelineCreationCacheControl (1.3), ditto */
   const VkAllocationCallbacks *allocator;
   PscRenderingMode rendering;          /* already resolved by the caller */
   bool pass_through;
@@ -391,9 +392,9 @@ typedef struct {
   /* Called once by psc_core_close on the owner thread, after the workers
    * are joined and their results merged into the main driver cache, and
    * before any object is destroyed: persistence saves here
-   * (psc_core_get_driver_data works inside it). No request may be made
-   * from it (they fail with PSC_STATUS_CLOSED). Not called by
-   * psc_core_close_unowned. May be NULL. */
+   * (psc_core_get_driver_data and the recipe export work inside it: the
+   * owner-thread check passes there). It must make no request. Not called
+   * by psc_core_close_unowned. May be NULL. */
   void (*closing) (void *ctx, PscCore *core);
   void *closing_ctx;
 } PscCoreConfig;

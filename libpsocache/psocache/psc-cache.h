@@ -389,5 +389,50 @@ PSC_AVAILABLE_IN_0_2
 GBytes *psc_cache_save_to_bytes (PscCache *self, GError **error);
 PSC_AVAILABLE_IN_0_2
 gboolean psc_cache_load_bytes (PscCache *self, GBytes *bytes, GError **error);
+PSC_AVAILABLE_IN_0_2
+gboolean psc_cache_prewarm (PscCache *self, GError **error);
+PSC_AVAILABLE_IN_0_2
+gboolean psc_cache_get_prewarm_done (PscCache *self);
+PSC_AVAILABLE_IN_0_2
+gboolean psc_cache_verify_warm (PscCache *self, guint *recorded, guint *served, guint *stale,
+                                GError **error);
+
+/* SPIR-V artifacts */
+/**
+ * PscCompileFn: (skip)
+ * @context: the context pointer given to
+ *   [method@Psc.Cache.register_shader_source]
+ * @source: the source, exactly the bytes given (not necessarily
+ *   nul-terminated when a length was given)
+ * @source_len: the length of @source in bytes
+ * @stage: the stage to compile for, one `VkShaderStageFlagBits` bit
+ * @target_env: the target environment as given (never %NULL: "" when none
+ *   was given), for example `vulkan1.3`
+ * @policy: the compiler policy as given (never %NULL: "" when none was
+ *   given), for example the compiler's options and version
+ * @error: return location for the compile's #GError
+ *
+ * The application's compiler, for
+ * [method@Psc.Cache.register_shader_source]: called synchronously, on the
+ * owner thread, from that function only, when no valid stored artifact
+ * exists for the key. It may call other methods of the cache, which follow
+ * their own rules (registering the same source from inside the callback
+ * compiles it again: nothing is stored before the callback returns).
+ *
+ * Returns: (transfer full) (nullable): SPIR-V words (host byte order, a
+ *   size that is a multiple of 4), or %NULL with @error set
+ *
+ * Since: 0.2
+ */
+typedef GBytes *(*PscCompileFn) (gpointer context, const char *source, gsize source_len,
+                                 VkShaderStageFlagBits stage, const char *target_env,
+                                 const char *policy, GError **error);
+
+PSC_AVAILABLE_IN_0_2
+VkShaderModule psc_cache_register_shader_source (PscCache *self, const char *source,
+                                                 gssize source_len, VkShaderStageFlagBits stage,
+                                                 const char *target_env, const char *policy,
+                                                 PscCompileFn compile, gpointer context,
+                                                 GError **error);
 
 G_END_DECLS

@@ -54,11 +54,23 @@ G_BEGIN_DECLS
  *   (their pipelines Ready, or already Ready when prewarm reached them)
  * @PSC_PERSIST_COUNTER_RECIPES_SAVED: pipeline records appended to the
  *   recipes file
+ * @PSC_PERSIST_COUNTER_ARTIFACTS_LOADED: SPIR-V artifacts (persistent layer
+ *   2) read from the artifact log when the cache was created and found
+ *   valid (distinct keys: what a warm start can serve without compiling)
+ * @PSC_PERSIST_COUNTER_ARTIFACT_HITS: registrations by
+ *   [method@Psc.Cache.register_shader_source] that a stored artifact
+ *   served without calling the compile callback (with or without
+ *   persistence: in memory, a source registered again after its first
+ *   compile)
+ * @PSC_PERSIST_COUNTER_ARTIFACT_MISSES: registrations by
+ *   [method@Psc.Cache.register_shader_source] that called the compile
+ *   callback: no artifact for the key, or one that was refused (with or
+ *   without persistence)
  *
  * Counters of a cache's persistence, read with
  * [method@Psc.Stats.get_persist]. All are zero while persistence is off
- * (see [property@Psc.Cache:cache-directory]), except those of the bytes API.
- * Later versions may add counters.
+ * (see [property@Psc.Cache:cache-directory]), except those of the bytes API
+ * and those that say otherwise. Later versions may add counters.
  *
  * Since: 0.2
  */
@@ -79,6 +91,9 @@ typedef enum {
   PSC_PERSIST_COUNTER_RECIPES_STALE,
   PSC_PERSIST_COUNTER_RECIPES_PREWARMED,
   PSC_PERSIST_COUNTER_RECIPES_SAVED,
+  PSC_PERSIST_COUNTER_ARTIFACTS_LOADED,
+  PSC_PERSIST_COUNTER_ARTIFACT_HITS,
+  PSC_PERSIST_COUNTER_ARTIFACT_MISSES,
 } PscPersistCounter;
 
 /**

@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "formats/driver-file.h"
+#include "formats/record-log.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -158,6 +159,28 @@ test_concurrent_processes (void)
     }
   file = driver_file_in (dir);
   g_assert_cmpint (check_file (file), ==, PSC_FILE_OK);
+
+  /* The recipes file holds every process's pipelines: 4 processes x 12
+   * rounds x 4 distinct pipelines, each recorded once, none lost to
+   * another process's append. */
+  {
+    g_autofree char *log = g_build_filename (dir, "recipes.psclog", NULL);
+    g_autofree char *data = NULL;
+    gsize len = 0;
+    PscLogReader r;
+    PscLogRecord rec;
+    PscFileReason why;
+    PscLogNext next;
+    guint pipelines = 0;
+
+    g_assert_true (g_file_get_contents (log, &data, &len, NULL));
+    g_assert_cmpint (psc_log_reader_init (&r, (const uint8_t *) data, len, PSC_LOG_KIND_RECIPES, 0),
+                     ==, PSC_FILE_OK);
+    while ((next = psc_log_reader_next (&r, &rec, &why)) == PSC_LOG_NEXT_RECORD)
+      pipelines += rec.type == 2;   /* PSC_RECIPE_RECORD_PIPELINE */
+    g_assert_cmpint (next, ==, PSC_LOG_NEXT_END);
+    g_assert_cmpuint (pipelines, ==, n * 12 * 4);
+  }
 }
 
 int

@@ -787,6 +787,177 @@ test_warm_async (void)
   psc_test_harness_finish (h);
 }
 
+/* ------------------------------------------------------------------------
+ * Layer 3: recipes recorded at close, read back, prewarmed against the
+ * registered shaders; stale ones skipped; the candidate bound; a torn tail.
+ */
+static PscCache *
+recipes_cache (PscTestHarness *h, const char *dir)
+{
+  PscCache *cache = persist_cache (h, NULL, dir, NULL);
+  return cache;
+}
+
+/* Pumps until prewarm is done. */
+static void
+pump_prewarm (PscCache *cache)
+{
+  for (guint64 frame = 1; !psc_cache_get_prewarm_done (cache); frame++)
+    {
+      g_assert_cmpuint (frame, <, 100000);
+      psc_cache_begin_frame (cache, frame, frame);
+      g_usleep (500);
+    }
+}
+
+static guint64
+creations (PscCache *cache)
+{
+  return psc_cache_get_counter (cache, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS);
+}
+
+static void
+test_recipes (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *dir = new_dir ("recipes");
+  g_autofree char *log = g_build_filename (dir, "recipes.psclog", NULL);
+  g_autoptr(GError) error = NULL;
+  PscCache *cache;
+  const guint n = 40;
+
+  /* Record: 40 compute pipelines, saved at close. */
+  cache = recipes_cache (h, dir);
+  for (guint i = 0; i < n; i++)
+    make_pipeline (cache, 200.0f + (float) i);
+  psc_cache_close (cache, 0);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_SAVED), ==, n);
+  psc_test_harness_drop_cache (h, cache);
+  g_assert_true (g_file_test (log, G_FILE_TEST_IS_REGULAR));
+
+  /* The warm probe, without compiling: every recipe resolves (its
+   * recorded shaders registered for the probe); lavapipe's pipeline cache
+   * holds nothing, so it serves none (on real hardware: all). */
+  cache = recipes_cache (h, dir);
+  {
+    guint recorded = 0, served = G_MAXUINT, stale = G_MAXUINT;
+    g_assert_true (psc_cache_verify_warm (cache, &recorded, &served, &stale, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (recorded, ==, n);
+    g_assert_cmpuint (stale, ==, 0);
+    g_assert_cmpuint (served, <=, recorded);
+    g_test_message ("warm probe: %u of %u served from the driver's cache", served, recorded);
+    g_assert_cmpuint (creations (cache), ==, 0);
+  }
+  psc_test_harness_drop_cache (h, cache);
+
+  /* Restart: read back; prewarm resolves against the registered shaders
+   * and compiles the 32 most recently used before they are asked for. */
+  cache = recipes_cache (h, dir);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_LOADED), ==, n);
+  {
+    PscTestObjects o;
+    psc_test_objects_init (&o, cache);   /* registers the shaders */
+  }
+  g_assert_true (psc_cache_prewarm (cache, &error));
+  g_assert_no_error (error);
+  pump_prewarm (cache);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_PREWARMED), ==, 32);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_STALE), ==, 0);
+  g_assert_cmpuint (creations (cache), ==, 32);
+  /* The demand requests of the prewarmed ones hit: no creation. */
+  {
+    guint64 before = creations (cache), hits = 0;
+    for (guint i = 0; i < n; i++)
+      make_pipeline (cache, 200.0f + (float) i);
+    hits = psc_cache_get_counter (cache, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_HITS);
+    g_assert_cmpuint (creations (cache) - before, ==, n - 32);
+    g_assert_cmpuint (hits, >=, 32);
+  }
+  /* Nothing new to record: no pipeline record is appended again. */
+  psc_cache_close (cache, 0);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_SAVED), ==, 0);
+  psc_test_harness_drop_cache (h, cache);
+
+  /* Stale: prewarm before any shader is registered. */
+  cache = recipes_cache (h, dir);
+  g_assert_true (psc_cache_prewarm (cache, &error));
+  pump_prewarm (cache);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_STALE), ==, 32);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_PREWARMED), ==, 0);
+  g_assert_cmpuint (creations (cache), ==, 0);
+  psc_test_harness_drop_cache (h, cache);
+
+  /* A torn tail (a process killed while appending) costs its record only. */
+  {
+    struct stat st;
+    g_assert_cmpint (g_stat (log, &st), ==, 0);
+    g_assert_cmpint (truncate (log, st.st_size - 5), ==, 0);
+  }
+  cache = recipes_cache (h, dir);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_LOADED), ==, n - 1);
+  g_assert_cmpuint (rejections (cache, "torn-tail"), ==, 1);
+  psc_test_harness_finish (h);
+}
+
+/* More recipes than the file keeps: the next open compacts it to the most
+ * recently used PSC_RECIPES_KEPT (1024) and the objects they name. */
+static void
+test_recipes_compaction (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *dir = new_dir ("recipes-compaction");
+  g_autofree char *log = g_build_filename (dir, "recipes.psclog", NULL);
+  g_autoptr(GError) error = NULL;
+  PscTestObjects o;
+  PscCache *cache;
+  struct stat before, after;
+  const guint n = 1030;
+
+  cache = persist_cache (h, NULL, dir, NULL);
+  psc_test_objects_init (&o, cache);
+  for (guint i = 0; i < n; i++)
+    {
+      VkComputePipelineCreateInfo ci;
+      VkSpecializationInfo spec;
+      VkSpecializationMapEntry entry;
+      float v, value = 5000.0f + (float) i;
+      psc_test_compute_info_init (&ci, &spec, &entry, &v, &o);
+      spec.pData = &value;
+      g_assert_true (psc_cache_get_compute_pipeline (cache, &ci, &error) != VK_NULL_HANDLE);
+      g_assert_no_error (error);
+    }
+  psc_cache_close (cache, 0);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_SAVED), ==, n);
+  psc_test_harness_drop_cache (h, cache);
+  g_assert_cmpint (g_stat (log, &before), ==, 0);
+
+  cache = persist_cache (h, NULL, dir, NULL);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_LOADED), ==, n);
+  psc_test_harness_drop_cache (h, cache);
+  g_assert_cmpint (g_stat (log, &after), ==, 0);
+  g_assert_cmpint (after.st_size, <, before.st_size);
+
+  cache = persist_cache (h, NULL, dir, NULL);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_LOADED), ==, 1024);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_REJECTED_TOTAL), ==, 0);
+  psc_test_harness_finish (h);
+}
+
+/* Without a directory there are no recipes: prewarm says so. */
+static void
+test_prewarm_off (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autoptr(GError) error = NULL;
+  PscCache *cache = persist_cache (h, NULL, NULL, NULL);
+
+  g_assert_false (psc_cache_prewarm (cache, &error));
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED);
+  g_assert_false (psc_cache_get_prewarm_done (cache));
+  psc_test_harness_finish (h);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -816,6 +987,9 @@ main (int argc, char **argv)
   g_test_add_func ("/persist/housekeeping", test_housekeeping);
   g_test_add_func ("/persist/bytes-untrusted", test_bytes_untrusted);
   g_test_add_func ("/persist/warm-async", test_warm_async);
+  g_test_add_func ("/persist/recipes", test_recipes);
+  g_test_add_func ("/persist/prewarm-off", test_prewarm_off);
+  g_test_add_func ("/persist/recipes-compaction", test_recipes_compaction);
   status = g_test_run ();
   {
     const char *argv_rm[] = { "rm", "-rf", root, NULL };

@@ -57,6 +57,13 @@ ln -s "$file" "$work/bad/driver-link.pscache"
 expect "verify: a symbolic link" 1 "$tool" verify --json --no-device "$work/bad/driver-link.pscache"
 json_check "verify: the link is not followed" "j['files'][0]['reason'] == 'symlink'"
 
+expect "verify --probe: the warm probe on the directory" 0 "$tool" verify --probe --json "$work/good"
+json_check "verify --probe: every recorded recipe resolves, none served on an empty cache" \
+  "j['probe']['ran'] and j['probe']['recorded'] >= 1 and j['probe']['stale'] == 0 and j['probe']['served'] <= j['probe']['recorded']"
+json_check "inspect: the recipes log and its lock are listed" \
+  "any(f['kind'] == 'recipes' and f['records'] >= 2 for f in j['files']) and any(f['kind'] == 'lock' for f in j['files'])"
+expect "verify --probe needs one directory" 2 "$tool" verify --probe "$work/good" "$work/bad"
+
 expect "no command" 2 "$tool"
 expect "unknown command" 2 "$tool" frobnicate "$work/good"
 expect "no path" 2 "$tool" verify

@@ -222,6 +222,8 @@ psc_test_harness_new_full (gboolean dynamic_rendering, PscTestHarnessFlags flags
   h->features13 = (VkPhysicalDeviceVulkan13Features) {
     .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
     .dynamicRendering = dynamic_rendering,
+    /* For the warm probe (psc_cache_verify_warm), when the driver has it. */
+    .pipelineCreationCacheControl = supported13.pipelineCreationCacheControl,
   };
   h->features = (VkPhysicalDeviceFeatures2) {
     .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
