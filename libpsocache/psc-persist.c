@@ -195,7 +195,8 @@ psc_persist_new (const PscPersistConfig  *cfg,
       return NULL;
     }
   open_directory (p);
-  p->recipes = psc_recipes_new (p, p->dir.mode == PSC_PERSIST_ON ? p->dir.path : NULL);
+  p->recipes = psc_recipes_new (p, p->dir.mode == PSC_PERSIST_ON ? p->dir.path : NULL,
+                                p->dir.mode == PSC_PERSIST_ON ? p->driver.name : NULL);
   return p;
 }
 

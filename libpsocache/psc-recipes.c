@@ -5,6 +5,7 @@
 #include "psc-recipes.h"
 
 #include "psc-log-store.h"
+#include "psc-prewarm-guard.h"
 #include "psc-persist.h"
 #include "core/probe.h"
 #include "core/recipes.h"
@@ -33,6 +34,7 @@ struct _PscRecipes
    * recorded by another process has another recipe hash; these keep a
    * prewarmed pipeline from being recorded again. */
   PscRecipeMap known_keys;
+  PscPrewarmGuard *guard;      /* NULL without a directory */
   guint64 *candidates;         /* recipe hashes, most recently used first */
   guint n_candidates, next_candidate, in_flight;
   gboolean prewarm_started;
@@ -154,8 +156,10 @@ compact (PscRecipes *r)
 
 PscRecipes *
 psc_recipes_new (PscPersist *persist,
-                 const char *dir)
+                 const char *dir,
+                 const char *identity)
 {
+  guint banned = 0;
   PscRecipes *r = g_new0 (PscRecipes, 1);
   g_autoptr(GBytes) contents = NULL;
   PscFileReason why;
@@ -166,6 +170,10 @@ psc_recipes_new (PscPersist *persist,
   if (dir == NULL)
     return r;
   r->on_disk = TRUE;
+  r->guard = psc_prewarm_guard_new (dir, identity, &banned);
+  if (banned > 0)
+    g_message ("psocache: %u warm-up recipe(s) were being compiled when the last run ended; "
+               "prewarm skips them from now on (they still compile when asked for)", banned);
   psc_log_store_init (&r->log, dir, PSC_RECIPES_FILE, PSC_LOG_KIND_RECIPES);
   why = psc_log_store_read (&r->log, PSC_RECIPES_FILE_LIMIT, &contents);
   if (why != PSC_FILE_OK)
@@ -187,6 +195,7 @@ psc_recipes_free (PscRecipes *r)
   psc_recipe_sink_clear (&r->sink);
   psc_recipe_map_clear (&r->saved);
   psc_recipe_map_clear (&r->known_keys);
+  psc_prewarm_guard_free (r->guard);
   if (r->on_disk)
     psc_log_store_clear (&r->log);
   g_free (r->candidates);
@@ -216,20 +225,40 @@ psc_recipes_start_prewarm (PscRecipes *r,
     if (r->book.records[i].type == PSC_RECIPE_RECORD_PIPELINE)
       g_ptr_array_add (pipelines, &r->book.records[i]);
   g_ptr_array_sort (pipelines, by_last_used);
-  r->n_candidates = MIN (pipelines->len, PSC_RECIPES_CANDIDATES);
-  r->candidates = g_new0 (guint64, MAX (r->n_candidates, 1));
-  for (guint i = 0; i < r->n_candidates; i++)
-    r->candidates[i] = ((const PscRecipeRecord *) pipelines->pdata[i])->hash;
+  r->n_candidates = 0;
+  r->candidates = g_new0 (guint64, PSC_RECIPES_CANDIDATES);
+  for (guint i = 0, j = 0; i < pipelines->len && j < PSC_RECIPES_CANDIDATES; i++)
+    {
+      const guint64 hash = ((const PscRecipeRecord *) pipelines->pdata[i])->hash;
+      /* A recipe that was compiling when a run ended is never tried again. */
+      if (psc_prewarm_guard_banned (r->guard, hash))
+        {
+          count (r, PSC_PERSIST_COUNTER_RECIPES_STALE, 1);
+          continue;
+        }
+      r->candidates[j++] = hash;
+      r->n_candidates = j;
+    }
   psc_recipes_pump (r, core);
 }
+
+/* One prewarm request in flight: its recipe leaves the crash guard's
+ * journal when the compile is over. */
+typedef struct {
+  PscRecipes *recipes;
+  guint64 hash;
+} PscPrewarmJob;
 
 static void
 prewarm_done (void      *context,
               VkPipeline pipeline,
               VkResult   result)
 {
-  PscRecipes *r = context;
+  PscPrewarmJob *job = context;
+  PscRecipes *r = job->recipes;
 
+  psc_prewarm_guard_end (r->guard, job->hash);
+  g_free (job);
   r->in_flight--;
   if (result == VK_SUCCESS)
     count (r, PSC_PERSIST_COUNTER_RECIPES_PREWARMED, 1);
@@ -256,12 +285,21 @@ request_one (PscRecipes *r,
   stale = res.stale;
   if (st == PSC_STATUS_OK)
     {
+      PscPrewarmJob *job = g_new (PscPrewarmJob, 1);
+      *job = (PscPrewarmJob) { r, hash };
       psc_recipe_map_put (&r->known_keys, res.key_hash, 1);
+      psc_prewarm_guard_begin (r->guard, hash);
       st = res.kind == PSC_KIND_GRAPHICS
-         ? psc_core_request_graphics (core, res.graphics, PSC_CORE_MISS_SKIP, 0, prewarm_done, r,
+         ? psc_core_request_graphics (core, res.graphics, PSC_CORE_MISS_SKIP, 0, prewarm_done, job,
                                       &out, &state, &err)
-         : psc_core_request_compute (core, res.compute, PSC_CORE_MISS_SKIP, 0, prewarm_done, r,
+         : psc_core_request_compute (core, res.compute, PSC_CORE_MISS_SKIP, 0, prewarm_done, job,
                                      &out, &state, &err);
+      /* No callback comes for a Ready answer or a refused request. */
+      if (st != PSC_STATUS_OK || state == PSC_CORE_READY)
+        {
+          psc_prewarm_guard_end (r->guard, hash);
+          g_free (job);
+        }
     }
   psc_recipe_resolved_clear (&res);
   if (st == PSC_STATUS_QUEUE_FULL || st == PSC_STATUS_CLOSED || st == PSC_STATUS_WRONG_THREAD)

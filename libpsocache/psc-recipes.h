@@ -31,8 +31,11 @@ G_BEGIN_DECLS
 typedef struct _PscRecipes PscRecipes;
 
 /* Reads @dir's recipes file (NULL: memory only, nothing is read or
- * written). Rejected records and torn tails are counted through @persist. */
-G_GNUC_INTERNAL PscRecipes *psc_recipes_new (PscPersist *persist, const char *dir);
+ * written) and prewarm's crash guard for @identity (the driver file's name:
+ * psc-prewarm-guard.h). Rejected records and torn tails are counted
+ * through @persist. */
+G_GNUC_INTERNAL PscRecipes *psc_recipes_new (PscPersist *persist, const char *dir,
+                                             const char *identity);
 G_GNUC_INTERNAL void psc_recipes_free (PscRecipes *r);
 
 /* Chooses the candidates (most recently used first) and starts prewarm;

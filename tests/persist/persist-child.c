@@ -10,6 +10,12 @@
  *                                       pipelines of its own (ID), save,
  *                                       close; exit 1 if any load rejected
  *                                       a file or any save failed
+ *   persist-child prewarm-crash DIR     starts prewarm and ends the process
+ *                                       at once (_exit) while its compiles are
+ *                                       in flight, as a driver crash would
+ *   persist-child prewarm DIR BANNED    prewarm to the end; exit 1 unless
+ *                                       exactly BANNED recipes were skipped
+ *                                       as banned and the rest prewarmed
  *   persist-child craft MUTATION IN OUT a damaged copy (craft.h), or with
  *                                       MUTATION "foreign": a valid file of
  *                                       another device (another
@@ -28,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
   PscCache *cache;
@@ -190,6 +197,32 @@ write_foreign (const guint8 *data, gsize len, const char *out)
 }
 
 static int
+run_prewarm (PscDevice *device, const char *dir, gboolean crash, guint expect_banned)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 loaded, stale, prewarmed;
+  Child c;
+
+  child_open (&c, device, dir, FALSE);   /* registers the shader */
+  if (!psc_cache_prewarm (c.cache, &error))
+    die ("prewarm", error);
+  if (crash)
+    _exit (0);
+  for (guint64 frame = 1; !psc_cache_get_prewarm_done (c.cache); frame++)
+    {
+      psc_cache_begin_frame (c.cache, frame, frame);
+      g_usleep (500);
+    }
+  loaded = child_counter (&c, PSC_PERSIST_COUNTER_RECIPES_LOADED);
+  stale = child_counter (&c, PSC_PERSIST_COUNTER_RECIPES_STALE);
+  prewarmed = child_counter (&c, PSC_PERSIST_COUNTER_RECIPES_PREWARMED);
+  fprintf (stderr, "prewarm: %" G_GUINT64_FORMAT " loaded, %" G_GUINT64_FORMAT " skipped, %"
+           G_GUINT64_FORMAT " prewarmed\n", loaded, stale, prewarmed);
+  g_object_unref (c.cache);
+  return stale == expect_banned && prewarmed + stale == MIN (loaded, 32) ? 0 : 1;
+}
+
+static int
 run_craft (const char *mutation, const char *in, const char *out)
 {
   g_autoptr(GError) error = NULL;
@@ -231,6 +264,10 @@ main (int argc, char **argv)
     return run_write (device, argv[2]);
   if (g_str_equal (argv[1], "save-loop"))
     run_save_loop (device, argv[2]);
+  if (g_str_equal (argv[1], "prewarm-crash"))
+    return run_prewarm (device, argv[2], TRUE, 0);
+  if (g_str_equal (argv[1], "prewarm") && argc == 4)
+    return run_prewarm (device, argv[2], FALSE, (guint) atoi (argv[3]));
   if (g_str_equal (argv[1], "churn") && argc == 5)
     return run_churn (device, argv[2], (guint) atoi (argv[3]), (guint) atoi (argv[4]));
   fprintf (stderr, "persist-child: unknown mode %s\n", argv[1]);

@@ -183,6 +183,43 @@ test_concurrent_processes (void)
   }
 }
 
+/* The crash guard: a process that ends while prewarm compiles (as a
+ * driver crash would end it) leaves a journal; the next launch bans what it
+ * lists and never tries those recipes again; the launch after that still
+ * skips them. */
+static void
+test_prewarm_crash_guard (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "crash-guard", NULL);
+  const char *record[] = { child_path, "churn", dir, "2", "7", NULL };
+  const char *crash[] = { child_path, "prewarm-crash", dir, NULL };
+  const char *none[] = { child_path, "prewarm", dir, "0", NULL };
+  const char *four[] = { child_path, "prewarm", dir, "4", NULL };
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+  guint journals = 0, bans = 0;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  run_child (record);          /* 8 recipes */
+  run_child (none);            /* a clean prewarm bans nothing */
+  run_child (crash);           /* ends with 4 compiles in flight */
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)) != NULL)
+    journals += g_str_has_suffix (name, ".journal");
+  g_assert_cmpuint (journals, ==, 1);
+  run_child (four);            /* the 4 are banned, the other 4 prewarmed */
+  run_child (four);            /* and stay banned */
+  g_dir_rewind (d);
+  journals = 0;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      journals += g_str_has_suffix (name, ".journal");
+      bans += g_str_has_suffix (name, ".banned");
+    }
+  g_assert_cmpuint (journals, ==, 0);
+  g_assert_cmpuint (bans, ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -199,6 +236,7 @@ main (int argc, char **argv)
   child_path = argv[1];
   g_test_add_func ("/persist/killed-savers", test_killed_savers);
   g_test_add_func ("/persist/concurrent-processes", test_concurrent_processes);
+  g_test_add_func ("/persist/prewarm-crash-guard", test_prewarm_crash_guard);
   status = g_test_run ();
   g_spawn_sync (NULL, (char **) argv_rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL,
                 NULL);
