@@ -195,7 +195,7 @@ psc_persist_new (const PscPersistConfig  *cfg,
       return NULL;
     }
   open_directory (p);
-  p->recipes = psc_recipes_new (p, p->dir.mode == PSC_PERSIST_ON ? p->dir.path : NULL,
+  p->recipes = psc_recipes_new (p->dir.mode == PSC_PERSIST_ON ? p->dir.path : NULL,
                                 p->dir.mode == PSC_PERSIST_ON ? p->driver.name : NULL);
   return p;
 }
@@ -564,6 +564,7 @@ psc_persist_read_counters (const PscPersist   *p,
     out->value[i] = atomic_load_explicit (&p->counters[i], memory_order_relaxed);
   for (guint r = 0; r < PSC_FILE_REASON_COUNT; r++)
     out->rejected[r] = atomic_load_explicit (&p->rejected[r], memory_order_relaxed);
+  psc_recipes_read_counters (p->recipes, out);
 }
 
 void

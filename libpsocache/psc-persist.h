@@ -71,7 +71,7 @@ G_GNUC_INTERNAL const char *psc_persist_directory (const PscPersist *p);
 G_GNUC_INTERNAL void psc_persist_read_counters (const PscPersist *p, PscPersistSnapshot *out);
 /* Counts one rejection (for the layers above, e.g. the bytes API). */
 G_GNUC_INTERNAL void psc_persist_count_rejection (PscPersist *p, PscFileReason reason);
-/* Adds n to a counter (psc-recipes.c counts through it). */
+/* Adds n to a counter (for the layers above, e.g. the artifacts). */
 G_GNUC_INTERNAL void psc_persist_count (PscPersist *p, PscPersistCounter c, guint64 n);
 
 /* Layer 3 (psc-recipes.c): starts prewarm now (it starts by itself at the

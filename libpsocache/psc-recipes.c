@@ -6,13 +6,13 @@
 
 #include "psc-log-store.h"
 #include "psc-prewarm-guard.h"
-#include "psc-persist.h"
 #include "core/probe.h"
 #include "core/recipes.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +22,9 @@
 
 struct _PscRecipes
 {
-  PscPersist *persist;         /* counters (not owned) */
+  /* Counters, read (added to the cache's snapshot) by psc-persist.c. */
+  _Atomic guint64 counters[PSC_PERSIST_COUNTER_N];
+  _Atomic guint64 rejected[PSC_FILE_REASON_COUNT];
   gboolean on_disk;
   PscLogStore log;
   PscRecipeBook book;          /* what the file held at creation */
@@ -43,7 +45,27 @@ struct _PscRecipes
 static void
 count (PscRecipes *r, PscPersistCounter c, guint64 n)
 {
-  psc_persist_count (r->persist, c, n);
+  atomic_fetch_add_explicit (&r->counters[c], n, memory_order_relaxed);
+}
+
+static void
+reject (PscRecipes *r, PscFileReason why)
+{
+  if (why <= PSC_FILE_OK || why >= PSC_FILE_REASON_COUNT)
+    return;
+  atomic_fetch_add_explicit (&r->rejected[why], 1, memory_order_relaxed);
+  count (r, PSC_PERSIST_COUNTER_REJECTED_TOTAL, 1);
+}
+
+void
+psc_recipes_read_counters (const PscRecipes *r, PscPersistSnapshot *add)
+{
+  if (r == NULL)
+    return;
+  for (guint i = 0; i < PSC_PERSIST_COUNTER_N; i++)
+    add->value[i] += atomic_load_explicit (&r->counters[i], memory_order_relaxed);
+  for (guint i = 0; i < PSC_FILE_REASON_COUNT; i++)
+    add->rejected[i] += atomic_load_explicit (&r->rejected[i], memory_order_relaxed);
 }
 
 /* Loading ------------------------------------------------------------------ */
@@ -59,18 +81,18 @@ add_records (PscRecipes *r, const guint8 *data, gsize len)
   why = psc_log_reader_init (&reader, data, len, PSC_LOG_KIND_RECIPES, 0);
   if (why != PSC_FILE_OK)
     {
-      psc_persist_count_rejection (r->persist, why);
+      reject (r, why);
       return;
     }
   while ((next = psc_log_reader_next (&reader, &rec, &why)) != PSC_LOG_NEXT_END)
     {
       if (next == PSC_LOG_NEXT_TORN || next == PSC_LOG_NEXT_SKIPPED)
-        psc_persist_count_rejection (r->persist, why);
+        reject (r, why);
       if (next == PSC_LOG_NEXT_TORN)
         break;
       if (next == PSC_LOG_NEXT_RECORD &&
           !psc_recipe_book_add (&r->book, rec.type, rec.payload, rec.len, &why))
-        psc_persist_count_rejection (r->persist, why);
+        reject (r, why);
     }
 }
 
@@ -155,8 +177,7 @@ compact (PscRecipes *r)
 }
 
 PscRecipes *
-psc_recipes_new (PscPersist *persist,
-                 const char *dir,
+psc_recipes_new (const char *dir,
                  const char *identity)
 {
   guint banned = 0;
@@ -164,7 +185,6 @@ psc_recipes_new (PscPersist *persist,
   g_autoptr(GBytes) contents = NULL;
   PscFileReason why;
 
-  r->persist = persist;
   psc_recipe_book_init (&r->book);
   psc_recipe_sink_init (&r->sink);
   if (dir == NULL)
@@ -177,7 +197,7 @@ psc_recipes_new (PscPersist *persist,
   psc_log_store_init (&r->log, dir, PSC_RECIPES_FILE, PSC_LOG_KIND_RECIPES);
   why = psc_log_store_read (&r->log, PSC_RECIPES_FILE_LIMIT, &contents);
   if (why != PSC_FILE_OK)
-    psc_persist_count_rejection (persist, why);
+    reject (r, why);
   else if (contents != NULL)
     add_records (r, g_bytes_get_data (contents, NULL), g_bytes_get_size (contents));
   if (r->book.pipelines > PSC_RECIPES_KEPT)

@@ -32,10 +32,12 @@ typedef struct _PscRecipes PscRecipes;
 
 /* Reads @dir's recipes file (NULL: memory only, nothing is read or
  * written) and prewarm's crash guard for @identity (the driver file's name:
- * psc-prewarm-guard.h). Rejected records and torn tails are counted
- * through @persist. */
-G_GNUC_INTERNAL PscRecipes *psc_recipes_new (PscPersist *persist, const char *dir,
-                                             const char *identity);
+ * psc-prewarm-guard.h). Rejected records and torn tails are counted in
+ * the recipes' own counters. */
+G_GNUC_INTERNAL PscRecipes *psc_recipes_new (const char *dir, const char *identity);
+/* Adds the recipes' counters (loaded, stale, prewarmed, saved, their
+ * rejections) to @add. Any thread; r may be NULL. */
+G_GNUC_INTERNAL void psc_recipes_read_counters (const PscRecipes *r, PscPersistSnapshot *add);
 G_GNUC_INTERNAL void psc_recipes_free (PscRecipes *r);
 
 /* Chooses the candidates (most recently used first) and starts prewarm;
