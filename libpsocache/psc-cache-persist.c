@@ -220,6 +220,21 @@ psc_cache_persist_free (PscCache *self)
   g_clear_pointer (&self->cache_directory, g_free);
 }
 
+/* The owner-thread check of the (a) methods here: the core refuses (and
+ * counts) a foreign thread or a closed cache. */
+static gboolean
+owner_thread (PscCache  *self,
+              GError   **error)
+{
+  PscCoreError core_error;
+
+  PSC_CORE_ERROR_INIT (core_error);
+  if (psc_core_check_owner (self->core, &core_error) == PSC_STATUS_OK)
+    return TRUE;
+  psc_error_from_core (error, &core_error);
+  return FALSE;
+}
+
 /**
  * psc_cache_get_application_id:
  * @self: a cache
@@ -281,16 +296,11 @@ gboolean
 psc_cache_save (PscCache  *self,
                 GError   **error)
 {
-  PscCoreError core_error;
   gboolean ok;
 
   PSC_CACHE_CHECK (self, error, FALSE);
-  PSC_CORE_ERROR_INIT (core_error);
-  if (psc_core_check_owner (self->core, &core_error) != PSC_STATUS_OK)
-    {
-      psc_error_from_core (error, &core_error);
-      return FALSE;
-    }
+  if (!owner_thread (self, error))
+    return FALSE;
   ok = psc_persist_save (self->persist, self->core, error);
   if (!psc_persist_enabled (self->persist))
     return ok;
@@ -316,15 +326,9 @@ GBytes *
 psc_cache_save_to_bytes (PscCache  *self,
                          GError   **error)
 {
-  PscCoreError core_error;
-
   PSC_CACHE_CHECK (self, error, NULL);
-  PSC_CORE_ERROR_INIT (core_error);
-  if (psc_core_check_owner (self->core, &core_error) != PSC_STATUS_OK)
-    {
-      psc_error_from_core (error, &core_error);
-      return NULL;
-    }
+  if (!owner_thread (self, error))
+    return NULL;
   return psc_persist_save_to_bytes (self->persist, self->core, error);
 }
 
@@ -351,16 +355,10 @@ psc_cache_load_bytes (PscCache  *self,
                       GBytes    *bytes,
                       GError   **error)
 {
-  PscCoreError core_error;
-
   PSC_CACHE_CHECK (self, error, FALSE);
   g_return_val_if_fail (bytes != NULL, FALSE);
-  PSC_CORE_ERROR_INIT (core_error);
-  if (psc_core_check_owner (self->core, &core_error) != PSC_STATUS_OK)
-    {
-      psc_error_from_core (error, &core_error);
-      return FALSE;
-    }
+  if (!owner_thread (self, error))
+    return FALSE;
   return psc_persist_load_bytes (self->persist, self->core, bytes, error);
 }
 
@@ -389,15 +387,9 @@ gboolean
 psc_cache_prewarm (PscCache  *self,
                    GError   **error)
 {
-  PscCoreError core_error;
-
   PSC_CACHE_CHECK (self, error, FALSE);
-  PSC_CORE_ERROR_INIT (core_error);
-  if (psc_core_check_owner (self->core, &core_error) != PSC_STATUS_OK)
-    {
-      psc_error_from_core (error, &core_error);
-      return FALSE;
-    }
+  if (!owner_thread (self, error))
+    return FALSE;
   if (!psc_persist_enabled (self->persist))
     {
       g_set_error_literal (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED,
@@ -463,17 +455,12 @@ psc_cache_verify_warm (PscCache  *self,
                        guint     *stale,
                        GError   **error)
 {
-  PscCoreError core_error;
   guint r = 0, s = 0, t = 0;
   gboolean ok;
 
   PSC_CACHE_CHECK (self, error, FALSE);
-  PSC_CORE_ERROR_INIT (core_error);
-  if (psc_core_check_owner (self->core, &core_error) != PSC_STATUS_OK)
-    {
-      psc_error_from_core (error, &core_error);
-      return FALSE;
-    }
+  if (!owner_thread (self, error))
+    return FALSE;
   if (!psc_persist_enabled (self->persist))
     {
       g_set_error_literal (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED,
