@@ -88,6 +88,7 @@
  * | --- | --- |
  * | [ctor@Psc.Cache.new], [ctor@Psc.Cache.new_full], g_initable_new(), g_initable_init() | any thread; it becomes the owner |
  * | [method@Psc.Cache.register_shader], [method@Psc.Cache.register_shader_bytes] | (a) |
+ * | [method@Psc.Cache.register_shader_source] (its [callback@Psc.CompileFn] runs on the owner thread, inside the call) | (a) |
  * | [method@Psc.Cache.release_shader], [method@Psc.Cache.release_shader_id] | (a) |
  * | [method@Psc.Cache.replace_shader], [method@Psc.Cache.replace_shader_bytes] | (a) |
  * | [method@Psc.Cache.get_sampler], [method@Psc.Cache.get_descriptor_set_layout] | (a) |
