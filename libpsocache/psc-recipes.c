@@ -370,6 +370,8 @@ filter_new (PscRecipes *r, GByteArray *out, guint *pipelines)
   PscRecipeRecord parsed;
   guint64 seen;
 
+  if (r->sink.len == 0)
+    return;
   /* The sink holds bare records: frame them to read them back. */
   psc_log_write_header (framed, PSC_LOG_KIND_RECIPES);
   memcpy (framed + PSC_LOG_HEADER_SIZE, r->sink.data, r->sink.len);

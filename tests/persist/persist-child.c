@@ -232,7 +232,11 @@ run_craft (const char *mutation, const char *in, const char *out)
   if (!g_file_get_contents (in, &data, &len, &error))
     die (in, error);
   if (g_str_equal (mutation, "foreign"))
-    return write_foreign ((const guint8 *) data, len, out);
+    {
+      int status = write_foreign ((const guint8 *) data, len, out);
+      g_free (data);
+      return status;
+    }
   data = g_realloc (data, len + 16);
   n = psc_test_craft_driver_file (mutation, (guint8 *) data, len);
   if (n == (gsize) -1)
