@@ -77,7 +77,7 @@ psc_demo_print_json (PscStats *stats,
   g_print ("{\"persistence\":{\"enabled\":%s,\"driver_bytes_loaded\":%" G_GUINT64_FORMAT
            ",\"driver_cache_hits\":%" G_GUINT64_FORMAT
            ",\"recipes_loaded\":%" G_GUINT64_FORMAT ",\"recipes_stale\":%" G_GUINT64_FORMAT
-           ",\"prewarmed\":%" G_GUINT64_FORMAT
+           ",\"prewarmed\":%" G_GUINT64_FORMAT ",\"artifacts_loaded\":%" G_GUINT64_FORMAT
            ",\"rejected\":{%s},\"saved\":%s},\"pipelines\":%u,\"first_frame_ms\":%s}\n",
            psc_stats_get_persistence_enabled (stats) ? "true" : "false",
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED),
@@ -85,6 +85,7 @@ psc_demo_print_json (PscStats *stats,
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_RECIPES_LOADED),
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_RECIPES_STALE),
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_RECIPES_PREWARMED),
+           psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_ARTIFACTS_LOADED),
            rejected,
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_SAVES) > 0 ? "true" : "false",
            pipelines, ms);

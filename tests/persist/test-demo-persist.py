@@ -62,6 +62,10 @@ with tempfile.TemporaryDirectory() as tmp:
     j, _ = run(home, warm_ppm)
     p = j['persistence']
     check(p['driver_bytes_loaded'] > 0 and p['rejected'] == {}, 'second run: the file is loaded')
+    check(p['recipes_loaded'] >= j['pipelines'] and p['prewarmed'] > 0 and p['recipes_stale'] == 0,
+          'second run: recipes loaded and prewarmed before the first frame')
+    check(all(k in p for k in ('artifacts_loaded', 'driver_cache_hits')),
+          'the JSON line carries every documented field')
     check(same(cold_ppm, warm_ppm), 'second run: the same image')
 
     with open(files[0], 'r+b') as f:
