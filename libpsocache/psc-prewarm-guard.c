@@ -154,3 +154,12 @@ psc_prewarm_guard_end (PscPrewarmGuard *g,
     return;
   write_list (g->journal_path, g->in_flight);
 }
+
+void
+psc_prewarm_guard_clear (PscPrewarmGuard *g)
+{
+  if (g == NULL || g_hash_table_size (g->in_flight) == 0)
+    return;
+  g_hash_table_remove_all (g->in_flight);
+  g_unlink (g->journal_path);
+}

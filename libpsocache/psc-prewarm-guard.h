@@ -32,6 +32,9 @@ G_GNUC_INTERNAL PscPrewarmGuard *psc_prewarm_guard_new (const char *dir, const c
                                                        guint *newly_banned);
 G_GNUC_INTERNAL void psc_prewarm_guard_free (PscPrewarmGuard *g);
 G_GNUC_INTERNAL gboolean psc_prewarm_guard_banned (const PscPrewarmGuard *g, guint64 recipe);
+/* Nothing is compiling any more (the core is closed: its workers are
+ * joined): the journal goes. */
+G_GNUC_INTERNAL void psc_prewarm_guard_clear (PscPrewarmGuard *g);
 /* The recipe starts / stops compiling. */
 G_GNUC_INTERNAL void psc_prewarm_guard_begin (PscPrewarmGuard *g, guint64 recipe);
 G_GNUC_INTERNAL void psc_prewarm_guard_end (PscPrewarmGuard *g, guint64 recipe);

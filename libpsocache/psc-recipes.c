@@ -37,6 +37,7 @@ struct _PscRecipes
    * prewarmed pipeline from being recorded again. */
   PscRecipeMap known_keys;
   PscPrewarmGuard *guard;      /* NULL without a directory */
+  GPtrArray *jobs;             /* PscPrewarmJob in flight (their callbacks free them) */
   guint64 *candidates;         /* recipe hashes, most recently used first */
   guint n_candidates, next_candidate, in_flight;
   gboolean prewarm_started;
@@ -187,6 +188,7 @@ psc_recipes_new (const char *dir,
 
   psc_recipe_book_init (&r->book);
   psc_recipe_sink_init (&r->sink);
+  r->jobs = g_ptr_array_new_with_free_func (g_free);
   if (dir == NULL)
     return r;
   r->on_disk = TRUE;
@@ -215,7 +217,11 @@ psc_recipes_free (PscRecipes *r)
   psc_recipe_sink_clear (&r->sink);
   psc_recipe_map_clear (&r->saved);
   psc_recipe_map_clear (&r->known_keys);
+  /* The core is gone: no compile runs and no callback comes any more (a
+   * cache closed on a foreign thread drops them): nothing crashed. */
+  psc_prewarm_guard_clear (r->guard);
   psc_prewarm_guard_free (r->guard);
+  g_ptr_array_unref (r->jobs);
   if (r->on_disk)
     psc_log_store_clear (&r->log);
   g_free (r->candidates);
@@ -278,7 +284,7 @@ prewarm_done (void      *context,
   PscRecipes *r = job->recipes;
 
   psc_prewarm_guard_end (r->guard, job->hash);
-  g_free (job);
+  g_ptr_array_remove_fast (r->jobs, job);   /* frees it */
   r->in_flight--;
   if (result == VK_SUCCESS)
     count (r, PSC_PERSIST_COUNTER_RECIPES_PREWARMED, 1);
@@ -307,6 +313,7 @@ request_one (PscRecipes *r,
     {
       PscPrewarmJob *job = g_new (PscPrewarmJob, 1);
       *job = (PscPrewarmJob) { r, hash };
+      g_ptr_array_add (r->jobs, job);
       psc_recipe_map_put (&r->known_keys, res.key_hash, 1);
       psc_prewarm_guard_begin (r->guard, hash);
       st = res.kind == PSC_KIND_GRAPHICS
@@ -318,7 +325,7 @@ request_one (PscRecipes *r,
       if (st != PSC_STATUS_OK || state == PSC_CORE_READY)
         {
           psc_prewarm_guard_end (r->guard, hash);
-          g_free (job);
+          g_ptr_array_remove_fast (r->jobs, job);
         }
     }
   psc_recipe_resolved_clear (&res);
