@@ -176,6 +176,7 @@ psc_cache_persist_open (PscCache       *self,
   gsize len = 0;
 
   psc_device_get_identity (self->device, &pc.identity);
+  pc.strict_recipes = (self->flags & PSC_CACHE_FLAGS_STRICT_RECIPES) != 0;
   self->persist = psc_persist_new (&pc, error);
   if (self->persist == NULL)
     return FALSE;
@@ -185,6 +186,11 @@ psc_cache_persist_open (PscCache       *self,
   cfg->initial_driver_size = len;
   cfg->closing = closing;
   cfg->closing_ctx = self;
+  if (pc.strict_recipes)
+    {
+      cfg->demand_miss = psc_persist_demand_miss;
+      cfg->demand_miss_ctx = self->persist;
+    }
   return TRUE;
 }
 

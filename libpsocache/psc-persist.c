@@ -197,6 +197,7 @@ psc_persist_new (const PscPersistConfig  *cfg,
   open_directory (p);
   p->recipes = psc_recipes_new (p->dir.mode == PSC_PERSIST_ON ? p->dir.path : NULL,
                                 p->dir.mode == PSC_PERSIST_ON ? p->driver.name : NULL);
+  psc_recipes_set_strict (p->recipes, cfg->strict_recipes);
   return p;
 }
 
@@ -458,6 +459,15 @@ psc_persist_start_prewarm (PscPersist *p,
                            PscCore    *core)
 {
   psc_recipes_start_prewarm (p->recipes, core);
+}
+
+void
+psc_persist_demand_miss (void          *p,
+                         PscKind        kind,
+                         const uint8_t *key,
+                         size_t         len)
+{
+  psc_recipes_demand_miss (((PscPersist *) p)->recipes, kind, key, len);
 }
 
 gboolean

@@ -27,6 +27,7 @@ typedef struct {
   guint64 max_disk_bytes;          /* 0: default */
   guint64 driver_data_limit;       /* 0: PSC_DRIVER_FILE_DEFAULT_MAX_RAW */
   guint save_interval_s;           /* debounce of pump saves; 0: only close and on request */
+  gboolean strict_recipes;         /* PSC_CACHE_FLAGS_STRICT_RECIPES */
   PscDeviceIdentity identity;
 } PscPersistConfig;
 
@@ -78,6 +79,9 @@ G_GNUC_INTERNAL void psc_persist_count (PscPersist *p, PscPersistCounter c, guin
  * first pump); whether it has finished. */
 G_GNUC_INTERNAL void psc_persist_start_prewarm (PscPersist *p, PscCore *core);
 G_GNUC_INTERNAL gboolean psc_persist_prewarm_done (const PscPersist *p);
+/* The core's demand-miss callback (strict recipes mode). */
+G_GNUC_INTERNAL void psc_persist_demand_miss (void *p, PscKind kind, const uint8_t *key,
+                                              size_t len);
 G_GNUC_INTERNAL gboolean psc_persist_verify_warm (PscPersist *p, PscCore *core, guint *recorded,
                                                   guint *served, guint *stale, GError **error);
 

@@ -71,7 +71,7 @@ G_GNUC_INTERNAL gboolean psc_device_is_ready (PscDevice *self);
  * them with atomics, from any thread). psc-cache.c also fills one on the
  * stack for the counter properties. */
 /* Persistence counters (psc-persist.c; public numbering: PscPersistCounter). */
-#define PSC_PERSIST_COUNTER_N (PSC_PERSIST_COUNTER_ARTIFACT_MISSES + 1)
+#define PSC_PERSIST_COUNTER_N (PSC_PERSIST_COUNTER_STRICT_MISSES + 1)
 typedef struct {
   guint64 value[PSC_PERSIST_COUNTER_N];
   guint64 rejected[PSC_FILE_REASON_COUNT];   /* by PscFileReason */

@@ -38,6 +38,9 @@ struct _PscRecipes
   PscRecipeMap known_keys;
   PscPrewarmGuard *guard;      /* NULL without a directory */
   GPtrArray *jobs;             /* PscPrewarmJob in flight (their callbacks free them) */
+  gboolean strict;
+  PscCore *core;               /* set when prewarm starts (its callbacks need it) */
+  GPtrArray *prewarmed;        /* strict: PscKeyCopy of each pipeline prewarm made */
   guint64 *candidates;         /* recipe hashes, most recently used first */
   guint n_candidates, next_candidate, in_flight;
   gboolean prewarm_started;
@@ -189,6 +192,7 @@ psc_recipes_new (const char *dir,
   psc_recipe_book_init (&r->book);
   psc_recipe_sink_init (&r->sink);
   r->jobs = g_ptr_array_new_with_free_func (g_free);
+  r->prewarmed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   if (dir == NULL)
     return r;
   r->on_disk = TRUE;
@@ -222,6 +226,7 @@ psc_recipes_free (PscRecipes *r)
   psc_prewarm_guard_clear (r->guard);
   psc_prewarm_guard_free (r->guard);
   g_ptr_array_unref (r->jobs);
+  g_ptr_array_unref (r->prewarmed);
   if (r->on_disk)
     psc_log_store_clear (&r->log);
   g_free (r->candidates);
@@ -251,9 +256,11 @@ psc_recipes_start_prewarm (PscRecipes *r,
     if (r->book.records[i].type == PSC_RECIPE_RECORD_PIPELINE)
       g_ptr_array_add (pipelines, &r->book.records[i]);
   g_ptr_array_sort (pipelines, by_last_used);
+  const guint max = r->strict ? pipelines->len : PSC_RECIPES_CANDIDATES;
+  r->core = core;
   r->n_candidates = 0;
-  r->candidates = g_new0 (guint64, PSC_RECIPES_CANDIDATES);
-  for (guint i = 0, j = 0; i < pipelines->len && j < PSC_RECIPES_CANDIDATES; i++)
+  r->candidates = g_new0 (guint64, MAX (max, 1));
+  for (guint i = 0, j = 0; i < pipelines->len && j < max; i++)
     {
       const guint64 hash = ((const PscRecipeRecord *) pipelines->pdata[i])->hash;
       /* A recipe that was compiling when a run ended is never tried again. */
@@ -266,6 +273,24 @@ psc_recipes_start_prewarm (PscRecipes *r,
       r->n_candidates = j;
     }
   psc_recipes_pump (r, core);
+}
+
+/* Strict mode keeps the key of each pipeline prewarm made (kind first),
+ * to say how a demand miss differs from the nearest. */
+static void
+remember_prewarmed (PscRecipes *r, VkPipeline pipeline)
+{
+  const uint8_t *key = NULL;
+  size_t len = 0;
+  PscKind kind;
+  guint8 *copy;
+
+  if (!r->strict || r->core == NULL || !psc_core_pipeline_key (r->core, pipeline, &kind, &key, &len))
+    return;
+  copy = g_malloc (len + 1);
+  copy[0] = (guint8) kind;
+  memcpy (copy + 1, key, len);
+  g_ptr_array_add (r->prewarmed, g_bytes_new_take (copy, len + 1));
 }
 
 /* One prewarm request in flight: its recipe leaves the crash guard's
@@ -287,7 +312,10 @@ prewarm_done (void      *context,
   g_ptr_array_remove_fast (r->jobs, job);   /* frees it */
   r->in_flight--;
   if (result == VK_SUCCESS)
-    count (r, PSC_PERSIST_COUNTER_RECIPES_PREWARMED, 1);
+    {
+      count (r, PSC_PERSIST_COUNTER_RECIPES_PREWARMED, 1);
+      remember_prewarmed (r, pipeline);
+    }
   else if (result != VK_INCOMPLETE)
     count (r, PSC_PERSIST_COUNTER_RECIPES_STALE, 1);   /* the driver refused it here */
 }
@@ -317,10 +345,12 @@ request_one (PscRecipes *r,
       psc_recipe_map_put (&r->known_keys, res.key_hash, 1);
       psc_prewarm_guard_begin (r->guard, hash);
       st = res.kind == PSC_KIND_GRAPHICS
-         ? psc_core_request_graphics (core, res.graphics, PSC_CORE_MISS_SKIP, 0, prewarm_done, job,
-                                      &out, &state, &err)
-         : psc_core_request_compute (core, res.compute, PSC_CORE_MISS_SKIP, 0, prewarm_done, job,
-                                     &out, &state, &err);
+         ? psc_core_request_graphics (core, res.graphics, PSC_CORE_MISS_SKIP,
+                                      PSC_CORE_REQUEST_PREWARM, prewarm_done, job, &out, &state,
+                                      &err)
+         : psc_core_request_compute (core, res.compute, PSC_CORE_MISS_SKIP,
+                                     PSC_CORE_REQUEST_PREWARM, prewarm_done, job, &out, &state,
+                                     &err);
       /* No callback comes for a Ready answer or a refused request. */
       if (st != PSC_STATUS_OK || state == PSC_CORE_READY)
         {
@@ -332,7 +362,10 @@ request_one (PscRecipes *r,
   if (st == PSC_STATUS_QUEUE_FULL || st == PSC_STATUS_CLOSED || st == PSC_STATUS_WRONG_THREAD)
     return FALSE;
   if (st == PSC_STATUS_OK && state == PSC_CORE_READY)
-    count (r, PSC_PERSIST_COUNTER_RECIPES_PREWARMED, 1);
+    {
+      count (r, PSC_PERSIST_COUNTER_RECIPES_PREWARMED, 1);
+      remember_prewarmed (r, out);
+    }
   else if (st == PSC_STATUS_OK)
     r->in_flight++;
   else
@@ -545,4 +578,58 @@ psc_recipes_verify (PscRecipes  *r,
       psc_core_release_shader (core, g_array_index (modules, VkShaderModule, i), &err);
     }
   return ok;
+}
+
+/* Strict mode -------------------------------------------------------------- */
+
+void
+psc_recipes_set_strict (PscRecipes *r,
+                        gboolean    strict)
+{
+  r->strict = strict;
+}
+
+static gsize
+common_prefix (const guint8 *a, gsize alen, const guint8 *b, gsize blen)
+{
+  gsize n = 0;
+  while (n < alen && n < blen && a[n] == b[n])
+    n++;
+  return n;
+}
+
+void
+psc_recipes_demand_miss (PscRecipes    *r,
+                         PscKind        kind,
+                         const uint8_t *key,
+                         size_t         len)
+{
+  const char *what = kind == PSC_KIND_GRAPHICS ? "graphics" : "compute";
+  const guint8 *best = NULL;
+  gsize best_len = 0, best_prefix = 0;
+
+  if (!r->strict || r->book.pipelines == 0)
+    return;
+  count (r, PSC_PERSIST_COUNTER_STRICT_MISSES, 1);
+  for (guint i = 0; i < r->prewarmed->len; i++)
+    {
+      gsize n = 0;
+      const guint8 *k = g_bytes_get_data (r->prewarmed->pdata[i], &n);
+      gsize prefix;
+      if (k[0] != (guint8) kind)
+        continue;
+      prefix = common_prefix (k + 1, n - 1, key, len);
+      if (best == NULL || prefix > best_prefix)
+        best = k + 1, best_len = n - 1, best_prefix = prefix;
+    }
+  if (best == NULL)
+    g_warning ("psocache strict: a %s pipeline was compiled on demand that no warm-up recipe "
+               "covered (key %016" G_GINT64_MODIFIER "x, %zu bytes); prewarm made no %s "
+               "pipeline", what, XXH3_64bits (key, len), len, what);
+  else
+    g_warning ("psocache strict: a %s pipeline was compiled on demand that no warm-up recipe "
+               "covered (key %016" G_GINT64_MODIFIER "x, %zu bytes); the nearest prewarmed one "
+               "(key %016" G_GINT64_MODIFIER "x, %zu bytes) differs from byte %zu on",
+               what, XXH3_64bits (key, len), len, XXH3_64bits (best, best_len), best_len,
+               best_prefix);
 }

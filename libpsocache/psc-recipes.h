@@ -35,6 +35,14 @@ typedef struct _PscRecipes PscRecipes;
  * psc-prewarm-guard.h). Rejected records and torn tails are counted in
  * the recipes' own counters. */
 G_GNUC_INTERNAL PscRecipes *psc_recipes_new (const char *dir, const char *identity);
+/* Strict mode (PSC_CACHE_FLAGS_STRICT_RECIPES): prewarm takes every
+ * recipe, and psc_recipes_demand_miss reports and counts each pipeline
+ * compiled on demand that no recipe covered. */
+G_GNUC_INTERNAL void psc_recipes_set_strict (PscRecipes *r, gboolean strict);
+/* The core's demand-miss callback (PscCoreConfig.demand_miss). */
+G_GNUC_INTERNAL void psc_recipes_demand_miss (PscRecipes *r, PscKind kind, const uint8_t *key,
+                                              size_t len);
+
 /* Adds the recipes' counters (loaded, stale, prewarmed, saved, their
  * rejections) to @add. Any thread; r may be NULL. */
 G_GNUC_INTERNAL void psc_recipes_read_counters (const PscRecipes *r, PscPersistSnapshot *add);

@@ -334,7 +334,7 @@ static const char *const persist_names[] = {
   "save-failures", "merges", "files-removed", "disk-bytes", "rejected-total",
   "driver-bytes-saved", "driver-cache-hits", "driver-cache-misses",
   "recipes-loaded", "recipes-stale", "recipes-prewarmed", "recipes-saved",
-  "artifacts-loaded", "artifact-hits", "artifact-misses",
+  "artifacts-loaded", "artifact-hits", "artifact-misses", "strict-misses",
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (persist_names) == PSC_PERSIST_COUNTER_N);
 

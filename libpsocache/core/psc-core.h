@@ -397,6 +397,12 @@ typedef struct {
    * by psc_core_close_unowned. May be NULL. */
   void (*closing) (void *ctx, PscCore *core);
   void *closing_ctx;
+  /* Called on the owner thread for every pipeline miss that will create
+   * the pipeline (a new key), except those of PSC_CORE_REQUEST_PREWARM
+   * requests (strict recipes mode). The key is valid during the call. May
+   * be NULL. */
+  void (*demand_miss) (void *ctx, PscKind kind, const uint8_t *key, size_t len);
+  void *demand_miss_ctx;
 } PscCoreConfig;
 
 /* Creates a core owned by the calling thread. */
@@ -475,6 +481,12 @@ PSC_INTERNAL uint64_t psc_core_driver_data_loaded (const PscCore *core);
  * unchanged. Owner thread. */
 PSC_INTERNAL uint64_t psc_core_driver_cache_changes (const PscCore *core);
 
+/* The canonical key of a cache-issued pipeline (graphics or compute) that
+ * is Ready, for strict mode's report; false otherwise. The key stays valid
+ * while the pipeline lives. Owner thread. */
+PSC_INTERNAL bool psc_core_pipeline_key (PscCore *core, VkPipeline pipeline, PscKind *kind,
+                                         const uint8_t **key, size_t *len);
+
 /* The size in bytes of the canonical key of a graphics request (what is
  * hashed, stored and compared); for diagnostics and benchmarks. */
 PSC_INTERNAL PscStatus psc_core_graphics_key_size (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
@@ -505,6 +517,7 @@ typedef enum {
 } PscCoreMissPolicy;
 
 #define PSC_CORE_REQUEST_CRITICAL 1u   /* on queue overflow: create synchronously */
+#define PSC_CORE_REQUEST_PREWARM (1u << 8)   /* internal: prewarm's own request (no demand miss) */
 
 typedef enum {
   PSC_CORE_READY = 0,      /* *out is the requested pipeline */

@@ -627,6 +627,8 @@ request_miss (PscCore *core, PscKind kind, const uint8_t *key, size_t len, uint6
       return psc_core_reject (core, st);
     }
   init_pipeline_entry (core, kind, index);
+  if (core->cfg.demand_miss != NULL && !(flags & PSC_CORE_REQUEST_PREWARM))
+    core->cfg.demand_miss (core->cfg.demand_miss_ctx, kind, key, len);
   PscEntry *e = psc_core_entry (core, kind, index);
   e->pipe.pred = find_predecessor (core, kind, e);
   if (index_out != NULL)
@@ -921,4 +923,26 @@ psc_requests_free (PscCore *core)
   free (core->dispatch);
   free (core->dispatch_spare);
   psc_table_free (core->fallbacks);
+}
+
+bool
+psc_core_pipeline_key (PscCore *core, VkPipeline pipeline, PscKind *kind, const uint8_t **key,
+                       size_t *len)
+{
+  if (!psc_core_check_thread (core, NULL) || pipeline == VK_NULL_HANDLE)
+    return false;
+  for (int k = PSC_KIND_GRAPHICS; k <= PSC_KIND_COMPUTE; k++)
+    {
+      uint32_t index;
+      if (!psc_store_index_of_handle (core->stores[k], (uint64_t) pipeline, &index))
+        continue;
+      const PscEntry *e = psc_core_entry (core, (PscKind) k, index);
+      if (e->state != PSC_ENTRY_READY || e->key == NULL)
+        return false;
+      *kind = (PscKind) k;
+      *key = e->key;
+      *len = e->key_len;
+      return true;
+    }
+  return false;
 }

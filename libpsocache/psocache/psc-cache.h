@@ -40,6 +40,12 @@ typedef enum {
  * @PSC_CACHE_FLAGS_PASS_THROUGH: cache off: every request validates its input
  *   and creates a new object, nothing is deduplicated. Objects are still owned
  *   by the cache and destroyed with it. For comparisons only.
+ * @PSC_CACHE_FLAGS_STRICT_RECIPES: strict mode for CI (persistence): prewarm
+ *   takes every recorded recipe, and each pipeline then compiled on demand
+ *   that no recipe covered is reported (a warning naming its key hash and
+ *   how it differs from the nearest prewarmed pipeline) and counted
+ *   (%PSC_PERSIST_COUNTER_STRICT_MISSES): a run fails on it with
+ *   `G_DEBUG=fatal-warnings` or by checking the counter. Since: 0.2
  *
  * Flags for [ctor@Psc.Cache.new] and [property@Psc.Cache:flags].
  *
@@ -48,6 +54,7 @@ typedef enum {
 typedef enum { /*< flags >*/
   PSC_CACHE_FLAGS_NONE = 0,
   PSC_CACHE_FLAGS_PASS_THROUGH = 1 << 0,
+  PSC_CACHE_FLAGS_STRICT_RECIPES PSC_AVAILABLE_ENUMERATOR_IN_0_2 = 1 << 1,
 } PscCacheFlags;
 
 /**

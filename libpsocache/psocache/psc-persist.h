@@ -66,6 +66,8 @@ G_BEGIN_DECLS
  *   [method@Psc.Cache.register_shader_source] that called the compile
  *   callback: no artifact for the key, or one that was refused (with or
  *   without persistence)
+ * @PSC_PERSIST_COUNTER_STRICT_MISSES: with %PSC_CACHE_FLAGS_STRICT_RECIPES,
+ *   pipelines compiled on demand that no warm-up recipe covered
  *
  * Counters of a cache's persistence, read with
  * [method@Psc.Stats.get_persist]. All are zero while persistence is off
@@ -94,6 +96,7 @@ typedef enum {
   PSC_PERSIST_COUNTER_ARTIFACTS_LOADED,
   PSC_PERSIST_COUNTER_ARTIFACT_HITS,
   PSC_PERSIST_COUNTER_ARTIFACT_MISSES,
+  PSC_PERSIST_COUNTER_STRICT_MISSES,
 } PscPersistCounter;
 
 /**

@@ -944,6 +944,49 @@ test_recipes_compaction (void)
   psc_test_harness_finish (h);
 }
 
+/* Strict mode: after prewarm, a pipeline compiled on demand that no recipe
+ * covered is reported (with the nearest prewarmed key) and counted; the
+ * recorded ones are hits and report nothing. */
+static void
+test_strict_recipes (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *dir = new_dir ("strict");
+  g_autoptr(GError) error = NULL;
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  PscCache *cache;
+
+  cache = persist_cache (h, NULL, dir, NULL);
+  for (guint i = 0; i < 3; i++)
+    make_pipeline (cache, 7000.0f + (float) i);
+  psc_test_harness_drop_cache (h, cache);
+
+  options.cache_directory = dir;
+  options.workers = 1;
+  cache = psc_cache_new_full (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_STRICT_RECIPES,
+                              &options, &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (h->caches, cache);
+  {
+    PscTestObjects o;
+    psc_test_objects_init (&o, cache);
+  }
+  g_assert_true (psc_cache_prewarm (cache, &error));
+  pump_prewarm (cache);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_PREWARMED), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    make_pipeline (cache, 7000.0f + (float) i);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_STRICT_MISSES), ==, 0);
+  /* The planted miss: a fourth specialization no recipe has. */
+  g_test_expect_message ("Psc", G_LOG_LEVEL_WARNING,
+                         "*compute pipeline was compiled on demand that no warm-up recipe covered*"
+                         "nearest prewarmed one*differs from byte*");
+  make_pipeline (cache, 7003.0f);
+  g_test_assert_expected_messages ();
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_STRICT_MISSES), ==, 1);
+  psc_test_harness_finish (h);
+}
+
 /* Without a directory there are no recipes: prewarm says so. */
 static void
 test_prewarm_off (void)
@@ -990,6 +1033,7 @@ main (int argc, char **argv)
   g_test_add_func ("/persist/recipes", test_recipes);
   g_test_add_func ("/persist/prewarm-off", test_prewarm_off);
   g_test_add_func ("/persist/recipes-compaction", test_recipes_compaction);
+  g_test_add_func ("/persist/strict-recipes", test_strict_recipes);
   status = g_test_run ();
   {
     const char *argv_rm[] = { "rm", "-rf", root, NULL };
