@@ -7,6 +7,7 @@
 #include "feedback.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +29,8 @@ struct PscWorkers {
   uint32_t running;             /* jobs being compiled now */
   uint32_t *job_ring;
   uint32_t job_head, job_count;
+  uint32_t *low_ring;           /* low-priority jobs (prewarm) */
+  uint32_t low_head, low_count, low_running;
   PscCompletion *done_ring;
   uint32_t *done_cache;         /* the worker cache each completion returns */
   uint32_t done_head, done_count;
@@ -96,6 +99,47 @@ post_racy (PscWorkers *w, PscCompletion *c, PscJob *job, VkPipeline pipeline)
   pthread_mutex_lock (&w->lock);
 }
 
+/* A job a worker may take now: any demand job, else a low one while
+ * fewer than low_threads low jobs compile. The lock is held. */
+static bool
+job_ready (const PscWorkers *w)
+{
+  return w->job_count > 0 || (w->low_count > 0 && w->low_running < w->cfg.low_threads);
+}
+
+/* Takes the next job (demand first); the lock is held. */
+static uint32_t
+take_job (PscWorkers *w, bool *low)
+{
+  uint32_t ji;
+  *low = w->job_count == 0;
+  if (!*low)
+    {
+      ji = w->job_ring[w->job_head];
+      w->job_head = (w->job_head + 1) % w->cfg.capacity;
+      w->job_count--;
+      return ji;
+    }
+  ji = w->low_ring[w->low_head];
+  w->low_head = (w->low_head + 1) % w->cfg.capacity;
+  w->low_count--;
+  w->low_running++;
+  return ji;
+}
+
+/* A low job compiles in the idle scheduling class; the thread goes back
+ * to the normal class after it (both allowed without privileges). */
+static void
+set_idle (bool idle)
+{
+#ifdef SCHED_IDLE
+  const struct sched_param sp = { 0 };
+  (void) pthread_setschedparam (pthread_self (), idle ? SCHED_IDLE : SCHED_OTHER, &sp);
+#else
+  (void) idle;
+#endif
+}
+
 static void *
 worker_main (void *data)
 {
@@ -105,13 +149,12 @@ worker_main (void *data)
     {
       /* A worker needs a job and a free cache; caches come back only in
        * completions the owner consumed. */
-      while ((w->job_count == 0 || w->free_cache_count == 0 || w->paused) && !w->shutdown)
+      while ((!job_ready (w) || w->free_cache_count == 0 || w->paused) && !w->shutdown)
         pthread_cond_wait (&w->work, &w->lock);
       if (w->shutdown)
         break;
-      uint32_t ji = w->job_ring[w->job_head];
-      w->job_head = (w->job_head + 1) % w->cfg.capacity;
-      w->job_count--;
+      bool low;
+      uint32_t ji = take_job (w, &low);
       uint32_t ci = w->free_caches[--w->free_cache_count];
       PscJob *job = &w->jobs[ji];
       w->running++;
@@ -120,13 +163,23 @@ worker_main (void *data)
       pthread_mutex_unlock (&w->lock);
 
       VkPipeline pipeline = VK_NULL_HANDLE;
+      if (low)
+        set_idle (true);
       VkResult r = compile (w, job, w->caches[ci], &pipeline);
+      if (low)
+        set_idle (false);
       if (r != VK_SUCCESS)
         pipeline = VK_NULL_HANDLE;
 
       pthread_mutex_lock (&w->lock);
       if (--w->running == 0 && w->paused)
         pthread_cond_broadcast (&w->idle);
+      if (low)
+        {
+          w->low_running--;
+          if (w->low_count > 0)
+            pthread_cond_broadcast (&w->work);   /* another low job may go now */
+        }
       PscCompletion *c = post (w, ji, ci, r);
       if (w->cfg.plant_race)
         {
@@ -157,12 +210,15 @@ psc_workers_new (const PscWorkersConfig *cfg, PscCoreError *err)
   w->jobs = calloc (n, sizeof *w->jobs);
   w->free_jobs = calloc (n, sizeof *w->free_jobs);
   w->job_ring = calloc (n, sizeof *w->job_ring);
+  w->low_ring = calloc (n, sizeof *w->low_ring);
+  if (w->cfg.low_threads == 0)
+    w->cfg.low_threads = 1;
   w->done_ring = calloc (n, sizeof *w->done_ring);
   w->done_cache = calloc (n, sizeof *w->done_cache);
   w->caches = calloc (w->cache_count, sizeof *w->caches);
   w->free_caches = calloc (w->cache_count, sizeof *w->free_caches);
   w->threads = calloc (cfg->threads, sizeof *w->threads);
-  if (!w->jobs || !w->free_jobs || !w->job_ring || !w->done_ring || !w->done_cache ||
+  if (!w->jobs || !w->free_jobs || !w->job_ring || !w->low_ring || !w->done_ring || !w->done_cache ||
       !w->caches || !w->free_caches || !w->threads)
     {
       psc_workers_free (w);
@@ -214,6 +270,7 @@ psc_workers_free (PscWorkers *w)
   free (w->jobs);
   free (w->free_jobs);
   free (w->job_ring);
+  free (w->low_ring);
   free (w->done_ring);
   free (w->done_cache);
   free (w->caches);
@@ -272,6 +329,7 @@ psc_workers_give_back (PscWorkers *w, uint32_t slot)
   PscJob *job = &w->jobs[slot];
   job->create_info = NULL;
   job->module_count = 0;
+  job->low = false;
   atomic_store (&job->state, PSC_JOB_FREE);
   atomic_store (&job->cancelled, false);
   w->free_jobs[w->free_count++] = slot;
@@ -330,8 +388,10 @@ psc_workers_submit (PscWorkers *w, uint32_t slot, PscCoreError *err)
     }
   atomic_store (&w->jobs[slot].state, PSC_JOB_QUEUED);
   pthread_mutex_lock (&w->lock);
-  w->job_ring[(w->job_head + w->job_count) % w->cfg.capacity] = slot;
-  w->job_count++;
+  if (w->jobs[slot].low)
+    w->low_ring[(w->low_head + w->low_count++) % w->cfg.capacity] = slot;
+  else
+    w->job_ring[(w->job_head + w->job_count++) % w->cfg.capacity] = slot;
   gauge_move (NULL, w->cfg.queued);
   pthread_cond_signal (&w->work);
   pthread_mutex_unlock (&w->lock);
@@ -399,8 +459,9 @@ psc_workers_stop (PscWorkers *w)
   w->threads_started = 0;
   /* Queued jobs are never taken now. */
   if (w->cfg.queued != NULL)
-    atomic_fetch_sub_explicit (w->cfg.queued, w->job_count, memory_order_seq_cst);
+    atomic_fetch_sub_explicit (w->cfg.queued, w->job_count + w->low_count, memory_order_seq_cst);
   w->job_count = 0;
+  w->low_count = 0;
 }
 
 void
@@ -430,4 +491,38 @@ bool
 psc_workers_shared_cache (const PscWorkers *w)
 {
   return w->cfg.shared_cache;
+}
+
+void
+psc_workers_promote (PscWorkers *w, uint32_t slot)
+{
+  const uint32_t cap = w->cfg.capacity;
+  if (!w->lock_ready || slot >= cap)
+    return;
+  pthread_mutex_lock (&w->lock);
+  PscJob *job = &w->jobs[slot];
+  if (job->low && atomic_load (&job->state) == PSC_JOB_QUEUED)
+    {
+      /* Out of the low ring (order kept), to the front of the demand ring. */
+      uint32_t kept = 0;
+      for (uint32_t i = 0; i < w->low_count; i++)
+        {
+          const uint32_t s = w->low_ring[(w->low_head + i) % cap];
+          if (s != slot)
+            w->low_ring[(w->low_head + kept++) % cap] = s;
+        }
+      const bool found = kept < w->low_count;
+      w->low_count = kept;
+      if (!found)
+        {
+          pthread_mutex_unlock (&w->lock);
+          return;
+        }
+      w->job_head = (w->job_head + cap - 1) % cap;
+      w->job_ring[w->job_head] = slot;
+      w->job_count++;
+      job->low = false;
+      pthread_cond_signal (&w->work);
+    }
+  pthread_mutex_unlock (&w->lock);
 }

@@ -10,7 +10,8 @@
  *
  * Bounded queues (full / empty / producers-consumers / cancellation /
  * shutdown):
- *  - job slots + job ring: `capacity` slots. The owner takes a free slot
+ *  - job slots + job rings: `capacity` slots, two rings (demand jobs,
+ *    and low-priority jobs taken only when no demand job waits). The owner takes a free slot
  *    (psc_workers_take: NULL when all are in use: the caller's overflow
  *    policy decides), fills it and submits it; workers consume. Empty:
  *    workers sleep on a condition variable. Cancellation: the owner marks a
@@ -62,6 +63,7 @@ typedef struct {
   _Atomic bool cancelled;
   bool graphics;                     /* else compute */
   VkResult inject;                   /* test hook: fail with this (VK_SUCCESS = no) */
+  bool low;                          /* low priority (prewarm): see PscWorkersConfig */
   const void *create_info;           /* points into build */
   void *build;                       /* decode storage, kept for the slot's next job */
   uint8_t kind;                      /* the owner's: PscKind */
@@ -90,6 +92,10 @@ typedef struct {
   bool shared_cache;
   uint32_t threads;                  /* >= 1 */
   uint32_t capacity;                 /* job slots, >= 1 */
+  /* Low-priority jobs (prewarm) wait behind every other job, at most this
+   * many compile at once (>= 1), and compile in the idle scheduling
+   * class (SCHED_IDLE), so they never delay a demand request. */
+  uint32_t low_threads;
   bool plant_race;                   /* test hook (PscCoreTestHooks) */
   /* Chain VkPipelineCreationFeedback (Vulkan 1.3) and count what the
    * driver says into these (atomic RMW). */
@@ -131,6 +137,9 @@ PSC_INTERNAL uint32_t psc_workers_done (PscWorkers *w);
 /* Takes the oldest completion: its worker cache is merged into the main
  * cache and back in the pool. False when there is none. */
 PSC_INTERNAL bool psc_workers_next_done (PscWorkers *w, PscCompletion *c);
+/* A queued low-priority job becomes a demand job (a demand request joined
+ * it): it moves to the front of the demand ring. Nothing for any other. */
+PSC_INTERNAL void psc_workers_promote (PscWorkers *w, uint32_t slot);
 /* See "pause" above. Owner thread; never nested. */
 PSC_INTERNAL void psc_workers_pause (PscWorkers *w);
 PSC_INTERNAL void psc_workers_resume (PscWorkers *w);

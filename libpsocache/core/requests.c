@@ -297,7 +297,7 @@ create_now (PscCore *core, PscKind kind, uint32_t index, VkPipeline *out, PscCor
 /* Decodes the entry's key into a job, pins the modules its create info
  * names, and queues it. */
 static PscStatus
-enqueue_job (PscCore *core, PscKind kind, uint32_t index, PscCoreError *err)
+enqueue_job (PscCore *core, PscKind kind, uint32_t index, uint32_t flags, PscCoreError *err)
 {
   uint32_t slot;
   bool full;
@@ -327,6 +327,7 @@ enqueue_job (PscCore *core, PscKind kind, uint32_t index, PscCoreError *err)
   psc_pipeline_key_shaders (e->key, e->key_len, job->shader_ids, job->shader_gens, NULL);
   job->kind = (uint8_t) kind;
   job->entry = entry_id (core, kind, index);
+  job->low = (flags & PSC_CORE_REQUEST_PREWARM) != 0;
   if (core->inject_failures > 0)
     {
       core->inject_failures--;
@@ -559,6 +560,10 @@ psc_core_request_entry (PscCore *core, PscKind kind, uint32_t index, PscCoreMiss
   if (policy == PSC_CORE_MISS_WAIT)
     return wait_for (core, kind, index, false, out, state, err);
   PscEntry *e = psc_core_entry (core, kind, index);
+  /* A demand request for what prewarm queued: it waits behind no other
+   * job any more. */
+  if (!(flags & PSC_CORE_REQUEST_PREWARM) && e->pipe.job != PSC_NONE)
+    psc_workers_promote (core->workers, e->pipe.job);
   if (!add_waiter (core, e, fn, context))
     {
       if (!(flags & PSC_CORE_REQUEST_CRITICAL))
@@ -639,7 +644,7 @@ request_miss (PscCore *core, PscKind kind, const uint8_t *key, size_t len, uint6
         psc_stat_add (&core->stats.overflow_fallbacks, 1);
       return wait_for (core, kind, index, true, out, state, err);
     }
-  st = enqueue_job (core, kind, index, err);
+  st = enqueue_job (core, kind, index, flags, err);
   if (st != PSC_STATUS_OK)
     {
       psc_requests_discard (core, kind, index);
@@ -899,6 +904,9 @@ psc_requests_init (PscCore *core, PscCoreError *err)
     /* Per-worker caches start empty: a cache that loaded data shares it. */
     .shared_cache = core->driver_data_loaded > 0,
     .threads = cfg->workers ? cfg->workers : default_workers (),
+    /* Prewarm: at most a quarter of the workers (Steam's background
+     * replay uses a quarter of the cores), at least one. */
+    .low_threads = (cfg->workers ? cfg->workers : default_workers ()) / 4,
     .capacity = cfg->job_capacity ? cfg->job_capacity : 256,
     .plant_race = cfg->hooks.plant_race,
     .feedback = cfg->api_version >= VK_API_VERSION_1_3,

@@ -987,6 +987,79 @@ test_strict_recipes (void)
   psc_test_harness_finish (h);
 }
 
+/* Prewarm never delays a demand request: its jobs wait behind demand jobs
+ * (and compile in the idle class, at most a quarter of the workers). With
+ * one worker and four prewarm jobs queued, a demand compile requested
+ * after them is done second, not fifth. */
+typedef struct {
+  PscCache *cache;
+  guint64 prewarmed_then;
+  gboolean ready;
+} DemandWatch;
+
+static void
+demand_ready (void *context, VkPipeline pipeline, VkResult result)
+{
+  DemandWatch *w = context;
+  g_assert_cmpint (result, ==, VK_SUCCESS);
+  w->prewarmed_then = persist_count (w->cache, PSC_PERSIST_COUNTER_RECIPES_PREWARMED);
+  w->ready = TRUE;
+}
+
+static void
+test_prewarm_yields (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *dir = new_dir ("prewarm-yields");
+  g_autoptr(GError) error = NULL;
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  PscTestObjects o;
+  DemandWatch watch = { 0 };
+  PscCache *cache;
+
+  cache = persist_cache (h, NULL, dir, NULL);
+  for (guint i = 0; i < 12; i++)
+    make_pipeline (cache, 9000.0f + (float) i);
+  psc_test_harness_drop_cache (h, cache);
+
+  options.cache_directory = dir;
+  options.workers = 1;
+  cache = psc_cache_new_full (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &options,
+                              &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (h->caches, cache);
+  watch.cache = cache;
+  psc_test_objects_init (&o, cache);
+  g_assert_true (psc_cache_prewarm (cache, &error));   /* 4 prewarm jobs queued */
+  {
+    VkComputePipelineCreateInfo ci;
+    VkSpecializationInfo spec;
+    VkSpecializationMapEntry entry;
+    float v, value = 9100.0f;
+    PscRequestResult result;
+    psc_test_compute_info_init (&ci, &spec, &entry, &v, &o);
+    spec.pData = &value;
+    psc_cache_request_compute_pipeline (cache, &ci, PSC_MISS_POLICY_SKIP, PSC_REQUEST_FLAGS_NONE,
+                                        demand_ready, &watch, &result, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_PENDING);
+  }
+  for (guint64 frame = 1; !watch.ready; frame++)
+    {
+      g_assert_cmpuint (frame, <, 100000);
+      psc_cache_begin_frame (cache, frame, frame);
+      g_usleep (200);
+    }
+  g_test_message ("prewarmed before the demand compile was done: %" G_GUINT64_FORMAT,
+                  watch.prewarmed_then);
+  /* The one the worker had started, perhaps one more it finished before
+   * the pump ran: never the four. */
+  g_assert_cmpuint (watch.prewarmed_then, <=, 2);
+  pump_prewarm (cache);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_PREWARMED), ==, 12);
+  psc_test_harness_finish (h);
+}
+
 /* Without a directory there are no recipes: prewarm says so. */
 static void
 test_prewarm_off (void)
@@ -1034,6 +1107,7 @@ main (int argc, char **argv)
   g_test_add_func ("/persist/prewarm-off", test_prewarm_off);
   g_test_add_func ("/persist/recipes-compaction", test_recipes_compaction);
   g_test_add_func ("/persist/strict-recipes", test_strict_recipes);
+  g_test_add_func ("/persist/prewarm-yields", test_prewarm_yields);
   status = g_test_run ();
   {
     const char *argv_rm[] = { "rm", "-rf", root, NULL };
