@@ -6,6 +6,7 @@
 
 #include "psc-log-store.h"
 #include "psc-prewarm-guard.h"
+#include "psc-pressure.h"
 #include "core/probe.h"
 #include "core/recipes.h"
 
@@ -39,6 +40,8 @@ struct _PscRecipes
   PscPrewarmGuard *guard;      /* NULL without a directory */
   GPtrArray *jobs;             /* PscPrewarmJob in flight (their callbacks free them) */
   gboolean strict;
+  gint64 pressure_checked_us;  /* PSI is read at most every second */
+  gboolean pressure;
   PscCore *core;               /* set when prewarm starts (its callbacks need it) */
   GPtrArray *prewarmed;        /* strict: PscKeyCopy of each pipeline prewarm made */
   guint64 *candidates;         /* recipe hashes, most recently used first */
@@ -377,10 +380,26 @@ request_one (PscRecipes *r,
   return TRUE;
 }
 
+/* Memory or IO pressure (read at most once a second): prewarm holds
+ * back; what is in flight goes on. */
+static gboolean
+under_pressure (PscRecipes *r)
+{
+  const gint64 now = g_get_monotonic_time ();
+  if (now - r->pressure_checked_us >= G_USEC_PER_SEC)
+    {
+      r->pressure_checked_us = now;
+      r->pressure = psc_pressure_high ();
+    }
+  return r->pressure;
+}
+
 void
 psc_recipes_pump (PscRecipes *r,
                   PscCore    *core)
 {
+  if (r->prewarm_started && r->next_candidate < r->n_candidates && under_pressure (r))
+    return;
   while (r->prewarm_started && r->next_candidate < r->n_candidates &&
          r->in_flight < PSC_RECIPES_IN_FLIGHT)
     {
