@@ -44,6 +44,7 @@ struct _PscRecipes
   gboolean pressure;
   PscCore *core;               /* set when prewarm starts (its callbacks need it) */
   GPtrArray *prewarmed;        /* strict: PscKeyCopy of each pipeline prewarm made */
+  GArray *used;                /* recipe hashes prewarm made Ready: their stamps are renewed */
   guint64 *candidates;         /* recipe hashes, most recently used first */
   guint n_candidates, next_candidate, in_flight;
   gboolean prewarm_started;
@@ -196,6 +197,7 @@ psc_recipes_new (const char *dir,
   psc_recipe_sink_init (&r->sink);
   r->jobs = g_ptr_array_new_with_free_func (g_free);
   r->prewarmed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  r->used = g_array_new (FALSE, FALSE, sizeof (guint64));
   if (dir == NULL)
     return r;
   r->on_disk = TRUE;
@@ -230,6 +232,7 @@ psc_recipes_free (PscRecipes *r)
   psc_prewarm_guard_free (r->guard);
   g_ptr_array_unref (r->jobs);
   g_ptr_array_unref (r->prewarmed);
+  g_array_unref (r->used);
   if (r->on_disk)
     psc_log_store_clear (&r->log);
   g_free (r->candidates);
@@ -310,14 +313,16 @@ prewarm_done (void      *context,
 {
   PscPrewarmJob *job = context;
   PscRecipes *r = job->recipes;
+  const guint64 hash = job->hash;
 
-  psc_prewarm_guard_end (r->guard, job->hash);
+  psc_prewarm_guard_end (r->guard, hash);
   g_ptr_array_remove_fast (r->jobs, job);   /* frees it */
   r->in_flight--;
   if (result == VK_SUCCESS)
     {
       count (r, PSC_PERSIST_COUNTER_RECIPES_PREWARMED, 1);
       remember_prewarmed (r, pipeline);
+      g_array_append_val (r->used, hash);
     }
   else if (result != VK_INCOMPLETE)
     count (r, PSC_PERSIST_COUNTER_RECIPES_STALE, 1);   /* the driver refused it here */
@@ -368,6 +373,7 @@ request_one (PscRecipes *r,
     {
       count (r, PSC_PERSIST_COUNTER_RECIPES_PREWARMED, 1);
       remember_prewarmed (r, out);
+      g_array_append_val (r->used, hash);
     }
   else if (st == PSC_STATUS_OK)
     r->in_flight++;
@@ -493,6 +499,29 @@ copy_map (const PscRecipeMap *m)
   return c;
 }
 
+/* The recipes prewarm made Ready are appended again with today's stamp
+ * (the book keeps the larger), so the most recently used come first at
+ * the next launch and survive compaction. */
+static void
+renew_used (PscRecipes *r, GByteArray *out, guint64 now)
+{
+  for (guint i = 0; i < r->used->len; i++)
+    {
+      const PscRecipeRecord *rec = psc_recipe_book_find (&r->book, PSC_RECIPE_RECORD_PIPELINE,
+                                                         g_array_index (r->used, guint64, i));
+      g_autofree guint8 *copy = NULL;
+      gsize at;
+      if (rec == NULL || rec->last_used >= now)
+        continue;
+      copy = g_memdup2 (rec->payload, rec->len);
+      psc_put_le64 (copy, now);   /* the stamp leads a pipeline record, outside its hash */
+      at = out->len;
+      g_byte_array_set_size (out, (guint) (at + psc_log_record_size (rec->len)));
+      psc_log_write_record (out->data + at, PSC_RECIPE_RECORD_PIPELINE, copy, rec->len);
+    }
+  g_array_set_size (r->used, 0);
+}
+
 gboolean
 psc_recipes_save (PscRecipes  *r,
                   PscCore     *core,
@@ -500,6 +529,7 @@ psc_recipes_save (PscRecipes  *r,
 {
   g_autoptr(GByteArray) out = g_byte_array_new ();
   PscRecipeMap on_disk = copy_map (&r->sink.emitted);
+  const guint64 now = (guint64) (g_get_real_time () / G_USEC_PER_SEC);
   PscCoreError err;
   guint pipelines = 0;
   gboolean ok = TRUE;
@@ -510,8 +540,7 @@ psc_recipes_save (PscRecipes  *r,
       return TRUE;
     }
   PSC_CORE_ERROR_INIT (err);
-  if (psc_core_export_all_recipes (core, (guint64) (g_get_real_time () / G_USEC_PER_SEC),
-                                   &r->sink, &err) != PSC_STATUS_OK)
+  if (psc_core_export_all_recipes (core, now, &r->sink, &err) != PSC_STATUS_OK)
     {
       /* Objects it marked emitted are not on disk. */
       forget_unwritten (r, &on_disk);
@@ -520,6 +549,7 @@ psc_recipes_save (PscRecipes  *r,
       return FALSE;
     }
   filter_new (r, out, &pipelines);
+  renew_used (r, out, now);
   if (out->len > 0)
     ok = psc_log_store_append (&r->log, out->data, out->len, NULL, error);
   if (ok)

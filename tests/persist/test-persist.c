@@ -824,6 +824,7 @@ test_recipes (void)
   g_autofree char *log = g_build_filename (dir, "recipes.psclog", NULL);
   g_autoptr(GError) error = NULL;
   PscCache *cache;
+  goffset size_before_prewarm = 0;
   const guint n = 40;
 
   /* Record: 40 compute pipelines, saved at close. */
@@ -834,6 +835,23 @@ test_recipes (void)
   g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_SAVED), ==, n);
   psc_test_harness_drop_cache (h, cache);
   g_assert_true (g_file_test (log, G_FILE_TEST_IS_REGULAR));
+
+  /* A torn tail (a process killed while appending) costs its record only:
+   * a copy of the log as the first run wrote it, its last record cut. */
+  {
+    g_autofree char *torn_dir = new_dir ("recipes-torn");
+    g_autofree char *torn_log = g_build_filename (torn_dir, "recipes.psclog", NULL);
+    g_autofree char *data = NULL;
+    gsize len = 0;
+    PscCache *torn;
+
+    g_assert_true (g_file_get_contents (log, &data, &len, NULL));
+    g_assert_true (g_file_set_contents (torn_log, data, (gssize) len - 5, NULL));
+    torn = recipes_cache (h, torn_dir);
+    g_assert_cmpuint (persist_count (torn, PSC_PERSIST_COUNTER_RECIPES_LOADED), ==, n - 1);
+    g_assert_cmpuint (rejections (torn, "torn-tail"), ==, 1);
+    psc_test_harness_drop_cache (h, torn);
+  }
 
   /* The warm probe, without compiling: every recipe resolves (its
    * recorded shaders registered for the probe); lavapipe's pipeline cache
@@ -850,6 +868,14 @@ test_recipes (void)
     g_assert_cmpuint (creations (cache), ==, 0);
   }
   psc_test_harness_drop_cache (h, cache);
+
+  /* (A second later, so the stamps this session renews are newer.) */
+  g_usleep (1100 * 1000);
+  {
+    struct stat st;
+    g_assert_cmpint (g_stat (log, &st), ==, 0);
+    size_before_prewarm = st.st_size;
+  }
 
   /* Restart: read back; prewarm resolves against the registered shaders
    * and compiles the 32 most recently used before they are asked for. */
@@ -874,9 +900,19 @@ test_recipes (void)
     g_assert_cmpuint (creations (cache) - before, ==, n - 32);
     g_assert_cmpuint (hits, >=, 32);
   }
-  /* Nothing new to record: no pipeline record is appended again. */
+  /* Nothing new to record: no pipeline is recorded again; only the 32
+   * prewarmed recipes are appended once more with today's stamp (the most
+   * recently used come first at the next launch). */
   psc_cache_close (cache, 0);
   g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_SAVED), ==, 0);
+  psc_test_harness_drop_cache (h, cache);
+  {
+    struct stat st;
+    g_assert_cmpint (g_stat (log, &st), ==, 0);
+    g_assert_cmpint (st.st_size, >, size_before_prewarm);
+  }
+  cache = recipes_cache (h, dir);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_LOADED), ==, n);
   psc_test_harness_drop_cache (h, cache);
 
   /* Stale: prewarm before any shader is registered. */
@@ -888,15 +924,6 @@ test_recipes (void)
   g_assert_cmpuint (creations (cache), ==, 0);
   psc_test_harness_drop_cache (h, cache);
 
-  /* A torn tail (a process killed while appending) costs its record only. */
-  {
-    struct stat st;
-    g_assert_cmpint (g_stat (log, &st), ==, 0);
-    g_assert_cmpint (truncate (log, st.st_size - 5), ==, 0);
-  }
-  cache = recipes_cache (h, dir);
-  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_LOADED), ==, n - 1);
-  g_assert_cmpuint (rejections (cache, "torn-tail"), ==, 1);
   psc_test_harness_finish (h);
 }
 
