@@ -146,6 +146,8 @@ struct PscCore {
   PscTable *fallbacks;            /* rendering signature -> entry id */
   uint64_t publish_budget_ns;     /* per pump; 0 = unbounded */
   uint32_t failed_count;          /* Failed pipeline entries */
+  uint64_t sync_creations;        /* creations on the owner thread so far */
+  VkPipelineCreationFeedback last_feedback;   /* the driver's, of the last one */
   uint32_t inject_failures;       /* test hook */
   VkResult inject_result;
 

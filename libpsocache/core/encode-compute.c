@@ -16,7 +16,16 @@ psc_encode_compute (const VkComputePipelineCreateInfo *ci, const PscResolver *r,
                         "not VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO", "sType");
   if (r == NULL || r->shader == NULL || r->pipeline_layout == NULL)
     return psc_core_fail (err, PSC_STATUS_FAILED, "", "no resolver");
-  PSC_CHECK_NO_PNEXT (err, ci->pNext, "");
+  uint32_t i = 0;
+  for (const VkBaseInStructure *n = ci->pNext; n != NULL; n = n->pNext, i++)
+    {
+      if (n->sType != VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO)
+        return psc_fail_stype (err, n->sType, "pNext[%u].sType", i);
+      /* An output structure: checked, filled after the request, never keyed. */
+      PscStatus st = psc_check_feedback ((const void *) n, 1, i, err);
+      if (st != PSC_STATUS_OK)
+        return st;
+    }
   if (ci->flags & ~(VkPipelineCreateFlags) PSC_COMPUTE_CREATE_FLAGS)
     return psc_fail_flags (err, ci->flags, "flags");
   if (ci->basePipelineHandle != VK_NULL_HANDLE)

@@ -100,6 +100,14 @@ check_pnext (GfxEncoder *g, PscCoreError *err)
   uint32_t i = 0;
   for (const VkBaseInStructure *n = g->ci->pNext; n != NULL; n = n->pNext, i++)
     {
+      if (n->sType == VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO)
+        {
+          /* An output structure: checked, filled after the request, never keyed. */
+          PscStatus st = psc_check_feedback ((const void *) n, g->ci->stageCount, i, err);
+          if (st != PSC_STATUS_OK)
+            return st;
+          continue;
+        }
       if (n->sType != VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO)
         return psc_fail_stype (err, n->sType, "pNext[%u].sType", i);
       if (PSC_UNLIKELY (g->mode != PSC_RENDERING_DYNAMIC))

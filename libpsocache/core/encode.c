@@ -122,3 +122,20 @@ psc_fail_detailf (PscCoreError *err, PscStatus status, const char *path,
   va_end (ap);
   return psc_core_fail (err, status, path, "%s", detail);
 }
+
+PscStatus
+psc_check_feedback (const VkPipelineCreationFeedbackCreateInfo *fb, uint32_t stage_count,
+                    uint32_t index, PscCoreError *err)
+{
+  if (fb->pPipelineCreationFeedback == NULL)
+    return psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "",
+                          "pNext[%u].pPipelineCreationFeedback: NULL", index);
+  if (fb->pipelineStageCreationFeedbackCount != 0 &&
+      (fb->pipelineStageCreationFeedbackCount != stage_count ||
+       fb->pPipelineStageCreationFeedbacks == NULL))
+    return psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "",
+                          "pNext[%u].pipelineStageCreationFeedbackCount: %u, not 0 or the "
+                          "stage count %u (with an array)", index,
+                          fb->pipelineStageCreationFeedbackCount, stage_count);
+  return PSC_STATUS_OK;
+}

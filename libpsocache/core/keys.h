@@ -432,6 +432,13 @@ PSC_INTERNAL const char *psc_pathf (char *buf, const char *fmt, ...)
 
 /* Walks a pNext chain on a struct that takes no extension: the first
  * element is UNSUPPORTED as "<prefix>pNext[0].sType". */
+/* An application's VkPipelineCreationFeedbackCreateInfo at pNext[index]
+ * (encode.c): one pipeline feedback, and no stage feedbacks or exactly one
+ * per stage. */
+PSC_INTERNAL PscStatus psc_check_feedback (const VkPipelineCreationFeedbackCreateInfo *fb,
+                                           uint32_t stage_count, uint32_t index,
+                                           PscCoreError *err);
+
 #define PSC_CHECK_NO_PNEXT(err, pnext, prefix)                                   \
   do {                                                                           \
     if (PSC_UNLIKELY ((pnext) != NULL))                                          \

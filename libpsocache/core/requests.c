@@ -82,8 +82,12 @@ create_pipeline (PscCore *core, PscKind kind, const uint8_t *key, size_t len, Vk
       st = psc_core_fail_vk (err, r, create_call (kind));
     }
   else if (ci != NULL)
-    psc_feedback_count (&fb, feedback, &core->stats.driver_cache_hits,
-                        &core->stats.driver_cache_misses);
+    {
+      psc_feedback_count (&fb, feedback, &core->stats.driver_cache_hits,
+                          &core->stats.driver_cache_misses);
+      core->sync_creations++;
+      core->last_feedback = feedback ? fb.pipeline : (VkPipelineCreationFeedback) { 0 };
+    }
   free (b);
   return st;
 }
@@ -752,13 +756,49 @@ request_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
                       state, err);
 }
 
+/* The application's VkPipelineCreationFeedbackCreateInfo in a request's
+ * chain (accepted by the encoders, never keyed), or NULL. */
+static inline VkPipelineCreationFeedbackCreateInfo *
+app_feedback (const void *pnext)
+{
+  for (const VkBaseInStructure *n = pnext; n != NULL; n = n->pNext)
+    if (PSC_UNLIKELY (n->sType == VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO))
+      return (VkPipelineCreationFeedbackCreateInfo *) (void *) n;
+  return NULL;
+}
+
+/* Fills it after the request: the driver's feedback when the request
+ * created the pipeline now; VALID and APPLICATION_PIPELINE_CACHE_HIT when
+ * the cache answered with a Ready pipeline (nothing was compiled); flags 0
+ * (not valid) otherwise: the pipeline compiles on a worker, or failed. The
+ * stage feedbacks are 0 (not asked of the driver). */
+static void
+fill_feedback (PscCore *core, VkPipelineCreationFeedbackCreateInfo *fb, PscStatus st,
+               PscCoreRequestState state, uint64_t creations_before)
+{
+  VkPipelineCreationFeedback f = { 0 };
+  if (st == PSC_STATUS_OK && core->sync_creations != creations_before)
+    f = core->last_feedback;
+  else if (st == PSC_STATUS_OK && state == PSC_CORE_READY)
+    f.flags = VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT |
+              VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
+  *fb->pPipelineCreationFeedback = f;
+  for (uint32_t i = 0; i < fb->pipelineStageCreationFeedbackCount; i++)
+    fb->pPipelineStageCreationFeedbacks[i] = (VkPipelineCreationFeedback) { 0 };
+}
+
 PscStatus
 psc_core_request_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,
                            PscCoreMissPolicy policy, uint32_t flags, PscCoreReadyFn fn,
                            void *context, VkPipeline *out, PscCoreRequestState *state,
                            PscCoreError *err)
 {
-  return request_graphics (core, ci, policy, flags, fn, context, out, state, err);
+  VkPipelineCreationFeedbackCreateInfo *fb = ci != NULL ? app_feedback (ci->pNext) : NULL;
+  const uint64_t before = core->sync_creations;
+  PscStatus st = request_graphics (core, ci, policy, flags, fn, context, out, state, err);
+  if (PSC_UNLIKELY (fb != NULL))
+    fill_feedback (core, fb, st, *state, before);
+  return st;
 }
 
 PscStatus
@@ -772,8 +812,13 @@ psc_core_request_compute (PscCore *core, const VkComputePipelineCreateInfo *ci,
   PscStatus st = psc_encode_compute (ci, &core->resolver, &w, err);
   if (st != PSC_STATUS_OK)
     return psc_core_reject (core, st);
-  return request_key (core, PSC_KIND_COMPUTE, w.data, w.len, policy, flags, fn, context, out,
-                      state, err);
+  const uint64_t before = core->sync_creations;
+  st = request_key (core, PSC_KIND_COMPUTE, w.data, w.len, policy, flags, fn, context, out,
+                    state, err);
+  VkPipelineCreationFeedbackCreateInfo *fb = app_feedback (ci->pNext);
+  if (PSC_UNLIKELY (fb != NULL))
+    fill_feedback (core, fb, st, *state, before);
+  return st;
 }
 
 PscStatus
@@ -781,7 +826,8 @@ psc_core_get_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci, Vk
                        PscCoreError *err)
 {
   PscCoreRequestState state;
-  return request_graphics (core, ci, PSC_CORE_MISS_WAIT, 0, NULL, NULL, out, &state, err);
+  return psc_core_request_graphics (core, ci, PSC_CORE_MISS_WAIT, 0, NULL, NULL, out, &state,
+                                    err);
 }
 
 PscStatus

@@ -1087,6 +1087,64 @@ test_prewarm_yields (void)
   psc_test_harness_finish (h);
 }
 
+/* The application's own VkPipelineCreationFeedbackCreateInfo: accepted,
+ * never keyed, filled: the driver's feedback when the request created the
+ * pipeline, VALID | APPLICATION_PIPELINE_CACHE_HIT when the cache answered
+ * with a Ready one, not valid while it compiles on a worker. */
+static void
+test_app_feedback (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autoptr(GError) error = NULL;
+  PscCache *cache = persist_cache (h, NULL, NULL, NULL);
+  PscTestObjects o;
+  VkComputePipelineCreateInfo ci;
+  VkSpecializationInfo spec;
+  VkSpecializationMapEntry entry;
+  VkPipelineCreationFeedback pipe_fb, stage_fb;
+  VkPipelineCreationFeedbackCreateInfo fb = {
+    .sType = VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO,
+    .pipelineStageCreationFeedbackCount = 1,
+    .pPipelineCreationFeedback = &pipe_fb,
+    .pPipelineStageCreationFeedbacks = &stage_fb,
+  };
+  float v, value = 11000.0f;
+  VkPipeline first, again;
+  PscRequestResult result;
+  const VkPipelineCreationFeedbackFlags hit =
+    VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT |
+    VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT;
+
+  psc_test_objects_init (&o, cache);
+  psc_test_compute_info_init (&ci, &spec, &entry, &v, &o);
+  spec.pData = &value;
+  ci.pNext = &fb;
+  memset (&pipe_fb, 0xff, sizeof pipe_fb);
+  first = psc_cache_get_compute_pipeline (cache, &ci, &error);
+  g_assert_no_error (error);
+  /* Created now: what lavapipe said (valid, compiled). */
+  g_assert_true (pipe_fb.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT);
+  g_assert_cmpuint (stage_fb.flags, ==, 0);
+  memset (&pipe_fb, 0, sizeof pipe_fb);
+  again = psc_cache_get_compute_pipeline (cache, &ci, &error);
+  g_assert_true (again == first);
+  g_assert_cmpuint (pipe_fb.flags, ==, hit);
+  g_assert_cmpuint (pipe_fb.duration, ==, 0);
+  /* The same create info without the structure is the same key. */
+  ci.pNext = NULL;
+  g_assert_true (psc_cache_get_compute_pipeline (cache, &ci, &error) == first);
+  /* Pending on a worker: not valid (yet). */
+  ci.pNext = &fb;
+  value = 11001.0f;
+  memset (&pipe_fb, 0xff, sizeof pipe_fb);
+  psc_cache_request_compute_pipeline (cache, &ci, PSC_MISS_POLICY_SKIP, PSC_REQUEST_FLAGS_NONE,
+                                      NULL, NULL, &result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (result, ==, PSC_REQUEST_RESULT_PENDING);
+  g_assert_cmpuint (pipe_fb.flags, ==, 0);
+  psc_test_harness_finish (h);
+}
+
 /* Without a directory there are no recipes: prewarm says so. */
 static void
 test_prewarm_off (void)
@@ -1135,6 +1193,7 @@ main (int argc, char **argv)
   g_test_add_func ("/persist/recipes-compaction", test_recipes_compaction);
   g_test_add_func ("/persist/strict-recipes", test_strict_recipes);
   g_test_add_func ("/persist/prewarm-yields", test_prewarm_yields);
+  g_test_add_func ("/persist/app-feedback", test_app_feedback);
   status = g_test_run ();
   {
     const char *argv_rm[] = { "rm", "-rf", root, NULL };

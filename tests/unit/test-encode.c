@@ -2931,9 +2931,38 @@ test_reject_graphics_top (void)
 
   /* Unknown pNext on the create info, before and after the rendering struct. */
   gfx_reset (g, PSC_RENDERING_DYNAMIC);
-  chain_append (&g->ci.pNext, &g->extra[0], VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
+  chain_append (&g->ci.pNext, &g->extra[0], VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR);
   assert_rejects (KD, g, UNSUPPORTED, "pNext[1].sType", NOT_STRUCT,
+                  VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR);
+
+  /* The application's creation feedback: an output structure, accepted,
+   * never keyed; its pointers checked. */
+  {
+    VkPipelineCreationFeedback pipe_fb, stage_fb[2];
+    VkPipelineCreationFeedbackCreateInfo fb = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO,
+      .pPipelineCreationFeedback = &pipe_fb,
+    };
+    gfx_reset (g, PSC_RENDERING_DYNAMIC);
+    GBytes *plain = key_of (KD, g);
+    chain_append (&g->ci.pNext, (VkBaseInStructure *) &fb,
                   VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
+    GBytes *with = key_of (KD, g);
+    assert_same_key (plain, with);
+    g_bytes_unref (with);
+    fb.pipelineStageCreationFeedbackCount = g->ci.stageCount;
+    fb.pPipelineStageCreationFeedbacks = stage_fb;
+    with = key_of (KD, g);
+    assert_same_key (plain, with);
+    g_bytes_unref (with);
+    fb.pipelineStageCreationFeedbackCount = g->ci.stageCount + 1;
+    assert_rejects (KD, g, INVALID, "", "pNext[1].pipelineStageCreationFeedbackCount: %u, not 0 "
+                    "or the stage count %u (with an array)", g->ci.stageCount + 1, g->ci.stageCount);
+    fb.pipelineStageCreationFeedbackCount = 0;
+    fb.pPipelineCreationFeedback = NULL;
+    assert_rejects (KD, g, INVALID, "", "pNext[1].pPipelineCreationFeedback: NULL");
+    g_bytes_unref (plain);
+  }
   gfx_reset (g, PSC_RENDERING_DYNAMIC);
   g->ci.pNext = NULL;
   chain_append (&g->ci.pNext, &g->extra[0], VK_STRUCTURE_TYPE_PIPELINE_ROBUSTNESS_CREATE_INFO_EXT);
@@ -2942,9 +2971,9 @@ test_reject_graphics_top (void)
   assert_rejects (KD, g, UNSUPPORTED, "pNext[0].sType", NOT_STRUCT,
                   VK_STRUCTURE_TYPE_PIPELINE_ROBUSTNESS_CREATE_INFO_EXT);
   gfx_reset (g, PSC_RENDERING_LEGACY);
-  chain_append (&g->ci.pNext, &g->extra[0], VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
+  chain_append (&g->ci.pNext, &g->extra[0], VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR);
   assert_rejects (KL, g, UNSUPPORTED, "pNext[0].sType", NOT_STRUCT,
-                  VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
+                  VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR);
   gfx_reset (g, PSC_RENDERING_DYNAMIC);
   chain_append (&g->ci.pNext, &g->extra[0], VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
   assert_rejects (KD, g, INVALID, "pNext[1].sType", "structure appears twice in the chain");
@@ -3575,9 +3604,24 @@ test_compute (void)
   c->ci.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
   assert_rejects (C, c, INVALID, "sType", "not VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO");
   compute_fill (c);
-  chain_append (&c->ci.pNext, &c->extra[0], VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
+  chain_append (&c->ci.pNext, &c->extra[0], VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR);
   assert_rejects (C, c, UNSUPPORTED, "pNext[0].sType", NOT_STRUCT,
+                  VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR);
+  {
+    VkPipelineCreationFeedback pipe_fb;
+    VkPipelineCreationFeedbackCreateInfo fb = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO,
+      .pPipelineCreationFeedback = &pipe_fb,
+    };
+    compute_fill (c);
+    GBytes *plain = key_of (C, c);
+    chain_append (&c->ci.pNext, (VkBaseInStructure *) &fb,
                   VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO);
+    GBytes *with = key_of (C, c);
+    assert_same_key (plain, with);
+    g_bytes_unref (plain);
+    g_bytes_unref (with);
+  }
   compute_fill (c);
   chain_append (&c->ci.stage.pNext, &c->extra[0],
                 VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO);
