@@ -20,8 +20,11 @@ enum {
   OFF_MAX_DISK_BYTES,
   OFF_DRIVER_DATA_LIMIT,
   OFF_SAVE_INTERVAL,
+  OFF_RECIPE_LIMIT,
+  OFF_PREWARM_CANDIDATES,
+  OFF_PREWARM_IN_FLIGHT,
 };
-G_STATIC_ASSERT (OFF_SAVE_INTERVAL + 1 == PSC_CACHE_PERSIST_N_PROPS);
+G_STATIC_ASSERT (OFF_PREWARM_IN_FLIGHT + 1 == PSC_CACHE_PERSIST_N_PROPS);
 
 #define CONSTRUCT_ONLY (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | \
                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
@@ -105,6 +108,42 @@ psc_cache_persist_class_init (GParamSpec **props,
    */
   props[first + OFF_SAVE_INTERVAL] =
     g_param_spec_uint ("save-interval", NULL, NULL, 0, G_MAXUINT, 0, CONSTRUCT_ONLY);
+
+  /**
+   * PscCache:recipe-limit:
+   *
+   * The warm-up recipes the recipes file keeps: a file with more is
+   * compacted when the cache opens, to the most recently used ones (and
+   * the objects they name); 0 means 1,024 (seed 003's bound).
+   *
+   * Since: 0.2
+   */
+  props[first + OFF_RECIPE_LIMIT] =
+    g_param_spec_uint ("recipe-limit", NULL, NULL, 0, 4096, 0, CONSTRUCT_ONLY);
+
+  /**
+   * PscCache:prewarm-candidates:
+   *
+   * How many of the most recently used recipes prewarm takes at launch
+   * (see [method@Psc.Cache.prewarm]); 0 means 32.
+   * %PSC_CACHE_FLAGS_STRICT_RECIPES takes every recipe.
+   *
+   * Since: 0.2
+   */
+  props[first + OFF_PREWARM_CANDIDATES] =
+    g_param_spec_uint ("prewarm-candidates", NULL, NULL, 0, 4096, 0, CONSTRUCT_ONLY);
+
+  /**
+   * PscCache:prewarm-in-flight:
+   *
+   * How many prewarm requests may compile at once (they also wait behind
+   * every demand job, and at most a quarter of the workers take them); 0
+   * means 4.
+   *
+   * Since: 0.2
+   */
+  props[first + OFF_PREWARM_IN_FLIGHT] =
+    g_param_spec_uint ("prewarm-in-flight", NULL, NULL, 0, 256, 0, CONSTRUCT_ONLY);
 }
 
 void
@@ -119,6 +158,9 @@ psc_cache_persist_get_property (PscCache *self,
     case OFF_MAX_DISK_BYTES: g_value_set_uint64 (value, self->max_disk_bytes); break;
     case OFF_DRIVER_DATA_LIMIT: g_value_set_uint64 (value, self->driver_data_limit); break;
     case OFF_SAVE_INTERVAL: g_value_set_uint (value, self->save_interval_s); break;
+    case OFF_RECIPE_LIMIT: g_value_set_uint (value, self->recipe_limit); break;
+    case OFF_PREWARM_CANDIDATES: g_value_set_uint (value, self->prewarm_candidates); break;
+    case OFF_PREWARM_IN_FLIGHT: g_value_set_uint (value, self->prewarm_in_flight); break;
     default: g_assert_not_reached ();
     }
 }
@@ -141,6 +183,9 @@ psc_cache_persist_set_property (PscCache     *self,
     case OFF_MAX_DISK_BYTES: self->max_disk_bytes = g_value_get_uint64 (value); break;
     case OFF_DRIVER_DATA_LIMIT: self->driver_data_limit = g_value_get_uint64 (value); break;
     case OFF_SAVE_INTERVAL: self->save_interval_s = g_value_get_uint (value); break;
+    case OFF_RECIPE_LIMIT: self->recipe_limit = g_value_get_uint (value); break;
+    case OFF_PREWARM_CANDIDATES: self->prewarm_candidates = g_value_get_uint (value); break;
+    case OFF_PREWARM_IN_FLIGHT: self->prewarm_in_flight = g_value_get_uint (value); break;
     default: g_assert_not_reached ();
     }
 }
@@ -177,6 +222,9 @@ psc_cache_persist_open (PscCache       *self,
 
   psc_device_get_identity (self->device, &pc.identity);
   pc.strict_recipes = (self->flags & PSC_CACHE_FLAGS_STRICT_RECIPES) != 0;
+  pc.recipe_limit = self->recipe_limit;
+  pc.prewarm_candidates = self->prewarm_candidates;
+  pc.prewarm_in_flight = self->prewarm_in_flight;
   self->persist = psc_persist_new (&pc, error);
   if (self->persist == NULL)
     return FALSE;

@@ -195,8 +195,13 @@ psc_persist_new (const PscPersistConfig  *cfg,
       return NULL;
     }
   open_directory (p);
-  p->recipes = psc_recipes_new (p->dir.mode == PSC_PERSIST_ON ? p->dir.path : NULL,
-                                p->dir.mode == PSC_PERSIST_ON ? p->driver.name : NULL);
+  {
+    const PscRecipeBounds bounds = {
+      cfg->recipe_limit, cfg->prewarm_candidates, cfg->prewarm_in_flight,
+    };
+    p->recipes = psc_recipes_new (p->dir.mode == PSC_PERSIST_ON ? p->dir.path : NULL,
+                                  p->dir.mode == PSC_PERSIST_ON ? p->driver.name : NULL, &bounds);
+  }
   psc_recipes_set_strict (p->recipes, cfg->strict_recipes);
   return p;
 }

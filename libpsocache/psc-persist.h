@@ -28,6 +28,7 @@ typedef struct {
   guint64 driver_data_limit;       /* 0: PSC_DRIVER_FILE_DEFAULT_MAX_RAW */
   guint save_interval_s;           /* debounce of pump saves; 0: only close and on request */
   gboolean strict_recipes;         /* PSC_CACHE_FLAGS_STRICT_RECIPES */
+  guint recipe_limit, prewarm_candidates, prewarm_in_flight;   /* 0: defaults */
   PscDeviceIdentity identity;
 } PscPersistConfig;
 

@@ -40,6 +40,7 @@ struct _PscRecipes
   PscPrewarmGuard *guard;      /* NULL without a directory */
   GPtrArray *jobs;             /* PscPrewarmJob in flight (their callbacks free them) */
   gboolean strict;
+  PscRecipeBounds bounds;      /* no zero left */
   gint64 pressure_checked_us;  /* PSI is read at most every second */
   gboolean pressure;
   PscCore *core;               /* set when prewarm starts (its callbacks need it) */
@@ -148,7 +149,7 @@ append_record (GByteArray *out, const PscRecipeRecord *rec)
   psc_log_write_record (out->data + at, rec->type, rec->payload, rec->len);
 }
 
-/* More pipelines than PSC_RECIPES_KEPT: rewrite the file with the most
+/* More pipelines than bounds.kept: rewrite the file with the most
  * recently used ones and the objects they name (children first, as in the
  * book). Another process's append between our read and this rewrite is
  * lost (an acceleration only: it is recorded again at its next save). */
@@ -165,7 +166,7 @@ compact (PscRecipes *r)
     if (r->book.records[i].type == PSC_RECIPE_RECORD_PIPELINE)
       g_ptr_array_add (pipelines, &r->book.records[i]);
   g_ptr_array_sort (pipelines, by_last_used);
-  for (guint i = 0; i < MIN (pipelines->len, PSC_RECIPES_KEPT); i++)
+  for (guint i = 0; i < MIN (pipelines->len, r->bounds.kept); i++)
     {
       const PscRecipeRecord *rec = pipelines->pdata[i];
       psc_recipe_map_put (&keep_pipelines, rec->hash, 1);
@@ -185,14 +186,20 @@ compact (PscRecipes *r)
 }
 
 PscRecipes *
-psc_recipes_new (const char *dir,
-                 const char *identity)
+psc_recipes_new (const char            *dir,
+                 const char            *identity,
+                 const PscRecipeBounds *bounds)
 {
   guint banned = 0;
   PscRecipes *r = g_new0 (PscRecipes, 1);
   g_autoptr(GBytes) contents = NULL;
   PscFileReason why;
 
+  r->bounds = (PscRecipeBounds) {
+    bounds != NULL && bounds->kept ? bounds->kept : PSC_RECIPES_KEPT,
+    bounds != NULL && bounds->candidates ? bounds->candidates : PSC_RECIPES_CANDIDATES,
+    bounds != NULL && bounds->in_flight ? bounds->in_flight : PSC_RECIPES_IN_FLIGHT,
+  };
   psc_recipe_book_init (&r->book);
   psc_recipe_sink_init (&r->sink);
   r->jobs = g_ptr_array_new_with_free_func (g_free);
@@ -211,7 +218,7 @@ psc_recipes_new (const char *dir,
     reject (r, why);
   else if (contents != NULL)
     add_records (r, g_bytes_get_data (contents, NULL), g_bytes_get_size (contents));
-  if (r->book.pipelines > PSC_RECIPES_KEPT)
+  if (r->book.pipelines > r->bounds.kept)
     compact (r);
   remember_book (r);
   return r;
@@ -262,7 +269,7 @@ psc_recipes_start_prewarm (PscRecipes *r,
     if (r->book.records[i].type == PSC_RECIPE_RECORD_PIPELINE)
       g_ptr_array_add (pipelines, &r->book.records[i]);
   g_ptr_array_sort (pipelines, by_last_used);
-  const guint max = r->strict ? pipelines->len : PSC_RECIPES_CANDIDATES;
+  const guint max = r->strict ? pipelines->len : r->bounds.candidates;
   r->core = core;
   r->n_candidates = 0;
   r->candidates = g_new0 (guint64, MAX (max, 1));
@@ -407,7 +414,7 @@ psc_recipes_pump (PscRecipes *r,
   if (r->prewarm_started && r->next_candidate < r->n_candidates && under_pressure (r))
     return;
   while (r->prewarm_started && r->next_candidate < r->n_candidates &&
-         r->in_flight < PSC_RECIPES_IN_FLIGHT)
+         r->in_flight < r->bounds.in_flight)
     {
       if (!request_one (r, core, r->candidates[r->next_candidate]))
         return;

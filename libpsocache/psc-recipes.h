@@ -34,7 +34,14 @@ typedef struct _PscRecipes PscRecipes;
  * written) and prewarm's crash guard for @identity (the driver file's name:
  * psc-prewarm-guard.h). Rejected records and torn tails are counted in
  * the recipes' own counters. */
-G_GNUC_INTERNAL PscRecipes *psc_recipes_new (const char *dir, const char *identity);
+typedef struct {
+  guint kept;          /* recipes the file keeps at compaction (0: PSC_RECIPES_KEPT) */
+  guint candidates;    /* prewarm's candidates (0: PSC_RECIPES_CANDIDATES) */
+  guint in_flight;     /* prewarm's requests at once (0: PSC_RECIPES_IN_FLIGHT) */
+} PscRecipeBounds;
+
+G_GNUC_INTERNAL PscRecipes *psc_recipes_new (const char *dir, const char *identity,
+                                             const PscRecipeBounds *bounds);
 /* Strict mode (PSC_CACHE_FLAGS_STRICT_RECIPES): prewarm takes every
  * recipe, and psc_recipes_demand_miss reports and counts each pipeline
  * compiled on demand that no recipe covered. */

@@ -1145,6 +1145,53 @@ test_app_feedback (void)
   psc_test_harness_finish (h);
 }
 
+/* The bounds are the application's to set: recipe-limit (what the file
+ * keeps), prewarm-candidates, prewarm-in-flight. */
+static PscCache *
+bounded_cache (PscTestHarness *h, const char *dir)
+{
+  g_autoptr(GError) error = NULL;
+  PscCache *cache = g_initable_new (PSC_TYPE_CACHE, NULL, &error,
+                                    "device", h->psc_device, "cache-directory", dir,
+                                    "recipe-limit", 8, "prewarm-candidates", 5,
+                                    "prewarm-in-flight", 1, NULL);
+  g_assert_no_error (error);
+  g_ptr_array_add (h->caches, cache);
+  return cache;
+}
+
+static void
+test_recipe_bounds (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  g_autofree char *dir = new_dir ("recipe-bounds");
+  g_autoptr(GError) error = NULL;
+  PscCache *cache;
+  guint limit = 0;
+
+  cache = persist_cache (h, NULL, dir, NULL);
+  for (guint i = 0; i < 12; i++)
+    make_pipeline (cache, 12000.0f + (float) i);
+  psc_test_harness_drop_cache (h, cache);
+
+  cache = bounded_cache (h, dir);   /* 12 read, the file compacted to 8 */
+  g_object_get (cache, "recipe-limit", &limit, NULL);
+  g_assert_cmpuint (limit, ==, 8);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_LOADED), ==, 12);
+  {
+    PscTestObjects o;
+    psc_test_objects_init (&o, cache);
+  }
+  g_assert_true (psc_cache_prewarm (cache, &error));
+  pump_prewarm (cache);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_PREWARMED), ==, 5);
+  psc_test_harness_drop_cache (h, cache);
+
+  cache = bounded_cache (h, dir);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_LOADED), ==, 8);
+  psc_test_harness_finish (h);
+}
+
 /* Without a directory there are no recipes: prewarm says so. */
 static void
 test_prewarm_off (void)
@@ -1194,6 +1241,7 @@ main (int argc, char **argv)
   g_test_add_func ("/persist/strict-recipes", test_strict_recipes);
   g_test_add_func ("/persist/prewarm-yields", test_prewarm_yields);
   g_test_add_func ("/persist/app-feedback", test_app_feedback);
+  g_test_add_func ("/persist/recipe-bounds", test_recipe_bounds);
   status = g_test_run ();
   {
     const char *argv_rm[] = { "rm", "-rf", root, NULL };
