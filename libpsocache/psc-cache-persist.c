@@ -23,8 +23,9 @@ enum {
   OFF_RECIPE_LIMIT,
   OFF_PREWARM_CANDIDATES,
   OFF_PREWARM_IN_FLIGHT,
+  OFF_RECIPE_BYTES,
 };
-G_STATIC_ASSERT (OFF_PREWARM_IN_FLIGHT + 1 == PSC_CACHE_PERSIST_N_PROPS);
+G_STATIC_ASSERT (OFF_RECIPE_BYTES + 1 == PSC_CACHE_PERSIST_N_PROPS);
 
 #define CONSTRUCT_ONLY (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | \
                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY)
@@ -144,6 +145,18 @@ psc_cache_persist_class_init (GParamSpec **props,
    */
   props[first + OFF_PREWARM_IN_FLIGHT] =
     g_param_spec_uint ("prewarm-in-flight", NULL, NULL, 0, 256, 0, CONSTRUCT_ONLY);
+
+  /**
+   * PscCache:recipe-bytes:
+   *
+   * At most this many bytes of recipe records are read from the recipes
+   * file (the rest is refused as `oversized`); 0 means 8 MiB (seed 003's
+   * bound).
+   *
+   * Since: 0.2
+   */
+  props[first + OFF_RECIPE_BYTES] =
+    g_param_spec_uint64 ("recipe-bytes", NULL, NULL, 0, (guint64) 64 << 20, 0, CONSTRUCT_ONLY);
 }
 
 void
@@ -161,6 +174,7 @@ psc_cache_persist_get_property (PscCache *self,
     case OFF_RECIPE_LIMIT: g_value_set_uint (value, self->recipe_limit); break;
     case OFF_PREWARM_CANDIDATES: g_value_set_uint (value, self->prewarm_candidates); break;
     case OFF_PREWARM_IN_FLIGHT: g_value_set_uint (value, self->prewarm_in_flight); break;
+    case OFF_RECIPE_BYTES: g_value_set_uint64 (value, self->recipe_bytes); break;
     default: g_assert_not_reached ();
     }
 }
@@ -186,6 +200,7 @@ psc_cache_persist_set_property (PscCache     *self,
     case OFF_RECIPE_LIMIT: self->recipe_limit = g_value_get_uint (value); break;
     case OFF_PREWARM_CANDIDATES: self->prewarm_candidates = g_value_get_uint (value); break;
     case OFF_PREWARM_IN_FLIGHT: self->prewarm_in_flight = g_value_get_uint (value); break;
+    case OFF_RECIPE_BYTES: self->recipe_bytes = g_value_get_uint64 (value); break;
     default: g_assert_not_reached ();
     }
 }
@@ -225,6 +240,7 @@ psc_cache_persist_open (PscCache       *self,
   pc.recipe_limit = self->recipe_limit;
   pc.prewarm_candidates = self->prewarm_candidates;
   pc.prewarm_in_flight = self->prewarm_in_flight;
+  pc.recipe_bytes = self->recipe_bytes;
   self->persist = psc_persist_new (&pc, error);
   if (self->persist == NULL)
     return FALSE;
@@ -355,7 +371,11 @@ psc_cache_save (PscCache  *self,
   PSC_CACHE_CHECK (self, error, FALSE);
   if (!owner_thread (self, error))
     return FALSE;
+  /* Seed 003: writeback quiesces the producers first (the running
+   * compiles finish; no new one starts until the save is written). */
+  psc_core_quiesce (self->core, TRUE);
   ok = psc_persist_save (self->persist, self->core, error);
+  psc_core_quiesce (self->core, FALSE);
   if (!psc_persist_enabled (self->persist))
     return ok;
   return psc_cache_artifacts_save (self, ok ? error : NULL) && ok;

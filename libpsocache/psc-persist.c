@@ -197,7 +197,7 @@ psc_persist_new (const PscPersistConfig  *cfg,
   open_directory (p);
   {
     const PscRecipeBounds bounds = {
-      cfg->recipe_limit, cfg->prewarm_candidates, cfg->prewarm_in_flight,
+      cfg->recipe_limit, cfg->prewarm_candidates, cfg->prewarm_in_flight, cfg->recipe_bytes,
     };
     p->recipes = psc_recipes_new (p->dir.mode == PSC_PERSIST_ON ? p->dir.path : NULL,
                                   p->dir.mode == PSC_PERSIST_ON ? p->driver.name : NULL, &bounds);

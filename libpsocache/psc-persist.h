@@ -29,6 +29,7 @@ typedef struct {
   guint save_interval_s;           /* debounce of pump saves; 0: only close and on request */
   gboolean strict_recipes;         /* PSC_CACHE_FLAGS_STRICT_RECIPES */
   guint recipe_limit, prewarm_candidates, prewarm_in_flight;   /* 0: defaults */
+  guint64 recipe_bytes;                                        /* 0: default */
   PscDeviceIdentity identity;
 } PscPersistConfig;
 

@@ -111,6 +111,7 @@ struct _PscCache
   guint64 max_disk_bytes, driver_data_limit;
   guint save_interval_s;
   guint recipe_limit, prewarm_candidates, prewarm_in_flight;
+  guint64 recipe_bytes;
 
   /* Initialization (GInitable), once. core is NULL until it succeeded:
    * such a cache is "not open" (every method with a GError fails with
@@ -146,9 +147,10 @@ G_GNUC_INTERNAL PscCache *psc_cache_new_internal (PscDevice               *devic
 /* psc-cache-persist.c: PscCache's persistence properties and methods.
  * The properties are installed at props[first] onwards, in the order
  * application-id, cache-directory, max-disk-bytes, driver-data-limit,
- * save-interval, recipe-limit, prewarm-candidates, prewarm-in-flight;
+ * save-interval, recipe-limit, prewarm-candidates, prewarm-in-flight,
+ * recipe-bytes;
  * get/set take the offset from first. */
-#define PSC_CACHE_PERSIST_N_PROPS 8
+#define PSC_CACHE_PERSIST_N_PROPS 9
 G_GNUC_INTERNAL void psc_cache_persist_class_init (GParamSpec **props, guint first);
 G_GNUC_INTERNAL void psc_cache_persist_get_property (PscCache *self, guint offset, GValue *value);
 G_GNUC_INTERNAL void psc_cache_persist_set_property (PscCache *self, guint offset,

@@ -199,8 +199,10 @@ psc_recipes_new (const char            *dir,
     bounds != NULL && bounds->kept ? bounds->kept : PSC_RECIPES_KEPT,
     bounds != NULL && bounds->candidates ? bounds->candidates : PSC_RECIPES_CANDIDATES,
     bounds != NULL && bounds->in_flight ? bounds->in_flight : PSC_RECIPES_IN_FLIGHT,
+    bounds != NULL && bounds->max_bytes ? bounds->max_bytes : PSC_RECIPE_MAX_BOOK_BYTES,
   };
   psc_recipe_book_init (&r->book);
+  r->book.max_bytes = (size_t) r->bounds.max_bytes;
   psc_recipe_sink_init (&r->sink);
   r->jobs = g_ptr_array_new_with_free_func (g_free);
   r->prewarmed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);

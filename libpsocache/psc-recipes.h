@@ -38,6 +38,7 @@ typedef struct {
   guint kept;          /* recipes the file keeps at compaction (0: PSC_RECIPES_KEPT) */
   guint candidates;    /* prewarm's candidates (0: PSC_RECIPES_CANDIDATES) */
   guint in_flight;     /* prewarm's requests at once (0: PSC_RECIPES_IN_FLIGHT) */
+  guint64 max_bytes;   /* record bytes read from the file (0: PSC_RECIPE_MAX_BOOK_BYTES) */
 } PscRecipeBounds;
 
 G_GNUC_INTERNAL PscRecipes *psc_recipes_new (const char *dir, const char *identity,

@@ -26,6 +26,7 @@ struct PscWorkers {
   bool lock_ready;
   bool shutdown;
   bool paused;
+  uint32_t pause_depth;         /* pauses nest (a save that merges) */
   uint32_t running;             /* jobs being compiled now */
   uint32_t *job_ring;
   uint32_t job_head, job_count;
@@ -470,6 +471,7 @@ psc_workers_pause (PscWorkers *w)
   if (!w->lock_ready)
     return;
   pthread_mutex_lock (&w->lock);
+  w->pause_depth++;
   w->paused = true;
   while (w->running > 0)
     pthread_cond_wait (&w->idle, &w->lock);
@@ -482,8 +484,11 @@ psc_workers_resume (PscWorkers *w)
   if (!w->lock_ready)
     return;
   pthread_mutex_lock (&w->lock);
-  w->paused = false;
-  pthread_cond_broadcast (&w->work);
+  if (w->pause_depth > 0 && --w->pause_depth == 0)
+    {
+      w->paused = false;
+      pthread_cond_broadcast (&w->work);
+    }
   pthread_mutex_unlock (&w->lock);
 }
 

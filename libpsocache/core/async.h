@@ -140,7 +140,7 @@ PSC_INTERNAL bool psc_workers_next_done (PscWorkers *w, PscCompletion *c);
 /* A queued low-priority job becomes a demand job (a demand request joined
  * it): it moves to the front of the demand ring. Nothing for any other. */
 PSC_INTERNAL void psc_workers_promote (PscWorkers *w, uint32_t slot);
-/* See "pause" above. Owner thread; never nested. */
+/* See "pause" above. Owner thread; pauses nest (each pause its resume). */
 PSC_INTERNAL void psc_workers_pause (PscWorkers *w);
 PSC_INTERNAL void psc_workers_resume (PscWorkers *w);
 PSC_INTERNAL bool psc_workers_shared_cache (const PscWorkers *w);

@@ -139,3 +139,14 @@ psc_core_driver_cache_changes (const PscCore *core)
          atomic_load_explicit (&s->kinds[PSC_KIND_COMPUTE].creations, memory_order_relaxed) +
          core->driver_merges;
 }
+
+void
+psc_core_quiesce (PscCore *core, bool quiet)
+{
+  if (!psc_core_check_thread (core, NULL) || core->workers == NULL)
+    return;
+  if (quiet)
+    psc_workers_pause (core->workers);
+  else
+    psc_workers_resume (core->workers);
+}

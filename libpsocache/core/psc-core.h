@@ -472,6 +472,10 @@ PSC_INTERNAL PscStatus psc_core_get_driver_data (PscCore *core, void **data, siz
  * VkPipelineCache. Owner thread. */
 PSC_INTERNAL PscStatus psc_core_merge_driver_data (PscCore *core, const void *data, size_t len,
                                                    PscCoreError *err);
+/* Pauses the compile workers (no new job; returns once none compiles) or
+ * lets them go on: psc_cache_save quiesces them around its save. Owner
+ * thread. */
+PSC_INTERNAL void psc_core_quiesce (PscCore *core, bool quiet);
 /* Whether the driver refused cfg.initial_driver_data; how many bytes of it
  * it accepted (0 when none was given). Any thread after creation. */
 PSC_INTERNAL bool psc_core_driver_data_rejected (const PscCore *core);

@@ -1189,6 +1189,15 @@ test_recipe_bounds (void)
 
   cache = bounded_cache (h, dir);
   g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_LOADED), ==, 8);
+  psc_test_harness_drop_cache (h, cache);
+
+  /* A byte bound below the file: what does not fit is refused, counted. */
+  cache = g_initable_new (PSC_TYPE_CACHE, NULL, &error, "device", h->psc_device,
+                          "cache-directory", dir, "recipe-bytes", (guint64) 512, NULL);
+  g_assert_no_error (error);
+  g_ptr_array_add (h->caches, cache);
+  g_assert_cmpuint (persist_count (cache, PSC_PERSIST_COUNTER_RECIPES_LOADED), <, 8);
+  g_assert_cmpuint (rejections (cache, "oversized"), >=, 1);
   psc_test_harness_finish (h);
 }
 

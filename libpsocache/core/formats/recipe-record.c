@@ -444,7 +444,8 @@ psc_recipe_book_add (PscRecipeBook *book, uint16_t type, const uint8_t *payload,
   PscRecipeRecord *have = (PscRecipeRecord *) psc_recipe_book_find (book, type, rec.hash);
   if (have != NULL)
     return merge_duplicate (book, have, &rec, why);
-  if (book->count >= PSC_RECIPE_MAX_RECORDS || len > PSC_RECIPE_MAX_BOOK_BYTES - book->bytes)
+  const size_t max = book->max_bytes != 0 ? book->max_bytes : PSC_RECIPE_MAX_BOOK_BYTES;
+  if (book->count >= PSC_RECIPE_MAX_RECORDS || book->bytes > max || len > max - book->bytes)
     {
       *why = PSC_FILE_OVERSIZED;
       return false;

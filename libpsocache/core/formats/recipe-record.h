@@ -165,7 +165,8 @@ typedef struct {
   uint32_t count, cap;
   uint32_t pipelines;        /* pipeline records among them */
   uint64_t duplicates;       /* adds that found their record already there */
-  size_t bytes;              /* payload bytes held (<= PSC_RECIPE_MAX_BOOK_BYTES) */
+  size_t bytes;              /* payload bytes held (<= the byte bound) */
+  size_t max_bytes;          /* the byte bound; 0: PSC_RECIPE_MAX_BOOK_BYTES */
   PscRecipeMap index[2];     /* hash -> record index, per type */
 } PscRecipeBook;
 
@@ -178,7 +179,7 @@ PSC_INTERNAL void psc_recipe_book_clear (PscRecipeBook *book);
  * reason; PSC_FILE_BAD_RECORD for a record whose hash is already in the
  * book with another body; PSC_FILE_OVERSIZED when the book holds
  * PSC_RECIPE_MAX_RECORDS records or the payload would take it above
- * PSC_RECIPE_MAX_BOOK_BYTES; PSC_FILE_OUT_OF_MEMORY. */
+ * book->max_bytes (PSC_RECIPE_MAX_BOOK_BYTES when 0); PSC_FILE_OUT_OF_MEMORY. */
 PSC_INTERNAL bool psc_recipe_book_add (PscRecipeBook *book, uint16_t type, const uint8_t *payload,
                                        size_t len, PscFileReason *why);
 /* The record of (type, hash), or NULL; valid until the next add. */
