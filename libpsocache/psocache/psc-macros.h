@@ -104,6 +104,16 @@
 #define PSC_VERSION_0_2 (PSC_ENCODE_VERSION (0, 2))
 
 /**
+ * PSC_VERSION_0_3:
+ *
+ * The version number of libpsocache 0.3, for `PSC_VERSION_MIN_REQUIRED` and
+ * `PSC_VERSION_MAX_ALLOWED`.
+ *
+ * Since: 0.3
+ */
+#define PSC_VERSION_0_3 (PSC_ENCODE_VERSION (0, 3))
+
+/**
  * PSC_VERSION_CUR_STABLE:
  *
  * The version of these headers (major and minor), encoded as
@@ -112,7 +122,7 @@
  *
  * Since: 0.1
  */
-#define PSC_VERSION_CUR_STABLE (PSC_VERSION_0_2)
+#define PSC_VERSION_CUR_STABLE (PSC_VERSION_0_3)
 
 /**
  * PSC_VERSION_MIN_REQUIRED:
@@ -354,5 +364,103 @@
 # define PSC_AVAILABLE_IN_0_2 _PSC_EXPORT
 # define PSC_AVAILABLE_TYPE_IN_0_2
 # define PSC_AVAILABLE_ENUMERATOR_IN_0_2
+#endif
+
+/**
+ * PSC_DEPRECATED_IN_0_3:
+ *
+ * Marks a function deprecated in libpsocache 0.3: using it warns when
+ * `PSC_VERSION_MIN_REQUIRED` is 0.3 or newer.
+ *
+ * Since: 0.3
+ */
+/**
+ * PSC_DEPRECATED_IN_0_3_FOR:
+ * @f: the function to use instead
+ *
+ * Like `PSC_DEPRECATED_IN_0_3`, naming the replacement in the warning.
+ *
+ * Since: 0.3
+ */
+/**
+ * PSC_DEPRECATED_TYPE_IN_0_3:
+ *
+ * Marks a type deprecated in libpsocache 0.3 (placed after the type's name
+ * in its typedef).
+ *
+ * Since: 0.3
+ */
+/**
+ * PSC_DEPRECATED_TYPE_IN_0_3_FOR:
+ * @f: the type to use instead
+ *
+ * Like `PSC_DEPRECATED_TYPE_IN_0_3`, naming the replacement.
+ *
+ * Since: 0.3
+ */
+/**
+ * PSC_DEPRECATED_ENUMERATOR_IN_0_3:
+ *
+ * Marks an enumeration value deprecated in libpsocache 0.3 (placed after
+ * the value's name).
+ *
+ * Since: 0.3
+ */
+/**
+ * PSC_DEPRECATED_ENUMERATOR_IN_0_3_FOR:
+ * @f: the value to use instead
+ *
+ * Like `PSC_DEPRECATED_ENUMERATOR_IN_0_3`, naming the replacement.
+ *
+ * Since: 0.3
+ */
+#if PSC_VERSION_MIN_REQUIRED >= PSC_VERSION_0_3
+# define PSC_DEPRECATED_IN_0_3 PSC_DEPRECATED
+# define PSC_DEPRECATED_IN_0_3_FOR(f) PSC_DEPRECATED_FOR (f)
+# define PSC_DEPRECATED_TYPE_IN_0_3 _PSC_DEPRECATED_ATTR
+# define PSC_DEPRECATED_TYPE_IN_0_3_FOR(f) _PSC_DEPRECATED_FOR_ATTR (f)
+# define PSC_DEPRECATED_ENUMERATOR_IN_0_3 _PSC_DEPRECATED_ATTR
+# define PSC_DEPRECATED_ENUMERATOR_IN_0_3_FOR(f) _PSC_DEPRECATED_FOR_ATTR (f)
+#else
+# define PSC_DEPRECATED_IN_0_3 _PSC_EXPORT
+# define PSC_DEPRECATED_IN_0_3_FOR(f) _PSC_EXPORT
+# define PSC_DEPRECATED_TYPE_IN_0_3
+# define PSC_DEPRECATED_TYPE_IN_0_3_FOR(f)
+# define PSC_DEPRECATED_ENUMERATOR_IN_0_3
+# define PSC_DEPRECATED_ENUMERATOR_IN_0_3_FOR(f)
+#endif
+
+/**
+ * PSC_AVAILABLE_IN_0_3:
+ *
+ * Marks a function added in libpsocache 0.3 (exported; using it warns when
+ * `PSC_VERSION_MAX_ALLOWED` is older than 0.3).
+ *
+ * Since: 0.3
+ */
+/**
+ * PSC_AVAILABLE_TYPE_IN_0_3:
+ *
+ * Marks a type added in libpsocache 0.3 (placed after the type's name in
+ * its typedef).
+ *
+ * Since: 0.3
+ */
+/**
+ * PSC_AVAILABLE_ENUMERATOR_IN_0_3:
+ *
+ * Marks an enumeration value added in libpsocache 0.3 (placed after the
+ * value's name).
+ *
+ * Since: 0.3
+ */
+#if PSC_VERSION_MAX_ALLOWED < PSC_VERSION_0_3
+# define PSC_AVAILABLE_IN_0_3 PSC_UNAVAILABLE (0, 3)
+# define PSC_AVAILABLE_TYPE_IN_0_3 _PSC_UNAVAILABLE_ATTR (0, 3)
+# define PSC_AVAILABLE_ENUMERATOR_IN_0_3 _PSC_UNAVAILABLE_ATTR (0, 3)
+#else
+# define PSC_AVAILABLE_IN_0_3 _PSC_EXPORT
+# define PSC_AVAILABLE_TYPE_IN_0_3
+# define PSC_AVAILABLE_ENUMERATOR_IN_0_3
 #endif
 
