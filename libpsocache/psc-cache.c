@@ -101,10 +101,11 @@
  * | [method@Psc.Cache.get_graphics_pipeline_async], [method@Psc.Cache.get_compute_pipeline_async] | (a), the task fails |
  * | [method@Psc.Cache.set_fallback], [method@Psc.Cache.pin], [method@Psc.Cache.unpin] | (a) |
  * | [method@Psc.Cache.save], [method@Psc.Cache.save_to_bytes], [method@Psc.Cache.load_bytes] | (a) |
+ * | [method@Psc.Cache.prewarm], [method@Psc.Cache.verify_warm] | (a) |
  * | [method@Psc.Cache.begin_frame], [method@Psc.Cache.close] | (b) |
  * | [method@Psc.Cache.clear_failures], [method@Psc.Cache.evict] | (b) |
  * | [method@Psc.Cache.set_eviction_idle_frames], setting [property@Psc.Cache:eviction-idle-frames] | (b) |
- * | [method@Psc.Cache.get_shader_id], [method@Psc.Cache.is_compat_render_pass] | (b) |
+ * | [method@Psc.Cache.get_shader_id], [method@Psc.Cache.is_compat_render_pass], [method@Psc.Cache.get_prewarm_done] | (b) |
  * | dropping the last reference | owner thread (see Destruction) |
  * | [method@Psc.Cache.get_device], [method@Psc.Cache.get_backend], [method@Psc.Cache.get_flags] | (c) |
  * | [method@Psc.Cache.get_application_id], [method@Psc.Cache.get_cache_directory] | (c) |
@@ -116,8 +117,9 @@
  * the owner thread's state. Callbacks ([callback@Psc.PipelineReadyFn],
  * #GTask callbacks) run on the owner thread. A cache that is closed or not
  * open fails every (a) call with %PSC_ERROR_CLOSED and ignores (b) calls
- * (with the critical still, from a foreign thread). `docs/threads.md` in the
- * source tree holds the same table.
+ * (with the critical still, from a foreign thread). The
+ * [Threads](threading.html) page has the whole picture: the pump, the
+ * workers, and where every callback and signal runs.
  *
  * ## Destruction
  *

@@ -47,8 +47,9 @@ psc_i18n_init (void)
  * The error domain of libpsocache, also reachable as %PSC_ERROR. Its codes
  * are registered as the D-Bus error names `io.github.psocache.Error.Failed`,
  * `.InvalidArgument`, `.Unsupported`, `.ForeignHandle`, `.Capacity`,
- * `.Vulkan`, `.WrongThread`, `.NoDevice`, `.QueueFull`, `.Closed` and
- * `.Discarded`, so that they cross the bus unchanged.
+ * `.Vulkan`, `.WrongThread`, `.NoDevice`, `.QueueFull`, `.Closed`,
+ * `.Discarded`, `.InvalidData` and `.IO`, so that they cross the bus
+ * unchanged. The [Errors](errors.html) page says when each code happens.
  *
  * Returns: the error quark
  *
