@@ -37,7 +37,22 @@
  * Either way the device records the features that were *enabled* when the
  * `VkDevice` was created. Caches decide what they may use (for example the
  * dynamic-rendering backend) from that snapshot, never from what the
- * physical device merely supports.
+ * physical device merely supports. For a device wrapped with
+ * [ctor@Psc.Device.new_for_vulkan], *enabled* means what the application's
+ * `enabled_features` chain says; what no feature structure can say (an
+ * enabled extension, see [property@Psc.Device:creation-feedback]) is
+ * reported as not enabled.
+ *
+ * Its identity is readable as properties (from Python too):
+ * [property@Psc.Device:name], [property@Psc.Device:vendor-id],
+ * [property@Psc.Device:device-id], [property@Psc.Device:driver-name],
+ * [property@Psc.Device:driver-info], [property@Psc.Device:driver-version],
+ * [property@Psc.Device:api-version] and
+ * [property@Psc.Device:pipeline-cache-uuid]; and the enabled features that
+ * matter to a cache: [property@Psc.Device:dynamic-rendering],
+ * [property@Psc.Device:pipeline-creation-cache-control],
+ * [property@Psc.Device:creation-feedback] and
+ * [property@Psc.Device:descriptor-indexing].
  *
  * All Vulkan entry points are loaded through a `vkGetInstanceProcAddr`: the
  * application's, or for a headless device the one of the system loader
@@ -83,8 +98,13 @@ struct _PscDevice
   guint32 driver_version;
   guint32 vendor_id, device_id;
   guint8 pipeline_cache_uuid[VK_UUID_SIZE];
+  char *pipeline_cache_uuid_hex;  /* 32 lower-case hex digits */
+  char *driver_name, *driver_info;  /* "" when the driver cannot tell */
   guint32 api_version;          /* min (instance apiVersion, device apiVersion) */
   gboolean dynamic_rendering;   /* enabled, from the snapshot */
+  gboolean cache_control;       /* pipelineCreationCacheControl enabled (1.3) */
+  gboolean creation_feedback;   /* VkPipelineCreationFeedback chained (1.3) */
+  gboolean descriptor_indexing; /* a descriptor-indexing feature enabled */
 
   /* Snapshot of the enabled-feature chain. Only the structures we know are
    * kept; they are relinked in a fixed order. */
@@ -93,7 +113,10 @@ struct _PscDevice
   VkPhysicalDeviceVulkan12Features features12;
   VkPhysicalDeviceVulkan13Features features13;
   VkPhysicalDeviceDynamicRenderingFeatures features_dr;
+  VkPhysicalDevicePipelineCreationCacheControlFeatures features_cc;
+  VkPhysicalDeviceDescriptorIndexingFeatures features_di;
   gboolean has_features, has_features11, has_features12, has_features13, has_features_dr;
+  gboolean has_features_cc, has_features_di;
 
   /* Headless only: what this object owns and how to destroy it. */
   void *loader;
@@ -114,6 +137,7 @@ struct _PscDevice
 
 static void psc_device_initable_iface_init (GInitableIface *iface);
 static void psc_device_set_vulkan_info (PscDevice *self, const PscDeviceInfo *given);
+static gboolean psc_has_extension (const VkExtensionProperties *exts, guint32 n, const char *name);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (PscDevice, psc_device, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE,
@@ -130,6 +154,14 @@ enum {
   PROP_PHYSICAL_DEVICE_INDEX,
   PROP_VULKAN_INFO,
   PROP_VALIDATION_ERROR_COUNT,
+  PROP_VENDOR_ID,
+  PROP_DEVICE_ID,
+  PROP_DRIVER_NAME,
+  PROP_DRIVER_INFO,
+  PROP_PIPELINE_CACHE_UUID,
+  PROP_PIPELINE_CREATION_CACHE_CONTROL,
+  PROP_CREATION_FEEDBACK,
+  PROP_DESCRIPTOR_INDEXING,
   N_PROPS
 };
 
@@ -151,6 +183,9 @@ psc_device_finalize (GObject *object)
     dlclose (self->loader);
 
   g_free (self->name);
+  g_free (self->pipeline_cache_uuid_hex);
+  g_free (self->driver_name);
+  g_free (self->driver_info);
   g_clear_error (&self->given_error);
   g_clear_error (&self->init_error);
 
@@ -190,6 +225,30 @@ psc_device_get_property (GObject    *object,
       break;
     case PROP_VALIDATION_ERROR_COUNT:
       g_value_set_uint (value, psc_device_get_validation_error_count (self));
+      break;
+    case PROP_VENDOR_ID:
+      g_value_set_uint (value, self->vendor_id);
+      break;
+    case PROP_DEVICE_ID:
+      g_value_set_uint (value, self->device_id);
+      break;
+    case PROP_DRIVER_NAME:
+      g_value_set_string (value, self->driver_name);
+      break;
+    case PROP_DRIVER_INFO:
+      g_value_set_string (value, self->driver_info);
+      break;
+    case PROP_PIPELINE_CACHE_UUID:
+      g_value_set_string (value, self->pipeline_cache_uuid_hex);
+      break;
+    case PROP_PIPELINE_CREATION_CACHE_CONTROL:
+      g_value_set_boolean (value, self->cache_control);
+      break;
+    case PROP_CREATION_FEEDBACK:
+      g_value_set_boolean (value, self->creation_feedback);
+      break;
+    case PROP_DESCRIPTOR_INDEXING:
+      g_value_set_boolean (value, self->descriptor_indexing);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -356,6 +415,136 @@ psc_device_class_init (PscDeviceClass *klass)
     g_param_spec_uint ("validation-error-count", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
+  /**
+   * PscDevice:vendor-id:
+   *
+   * The physical device's vendor (`VkPhysicalDeviceProperties.vendorID`:
+   * a PCI vendor id such as 0x10de, or a Khronos vendor id such as
+   * `VK_VENDOR_ID_MESA` for software drivers). 0 on a device that is not
+   * initialized. Part of the identity persistent driver data is checked
+   * against (docs/persistence.md).
+   *
+   * Since: 0.3
+   */
+  props[PROP_VENDOR_ID] =
+    g_param_spec_uint ("vendor-id", NULL, NULL, 0, G_MAXUINT32, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:device-id:
+   *
+   * The physical device's id within its vendor
+   * (`VkPhysicalDeviceProperties.deviceID`). 0 on a device that is not
+   * initialized.
+   *
+   * Since: 0.3
+   */
+  props[PROP_DEVICE_ID] =
+    g_param_spec_uint ("device-id", NULL, NULL, 0, G_MAXUINT32, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:driver-name:
+   *
+   * The driver's name (`VkPhysicalDeviceDriverProperties.driverName`, for
+   * example `llvmpipe` for Mesa's lavapipe), read when the device can
+   * report it: a Vulkan 1.2 device, or a Vulkan 1.1 one that has
+   * `VK_KHR_driver_properties`. Otherwise the empty string. %NULL only on
+   * a device that is not initialized.
+   *
+   * Since: 0.3
+   */
+  props[PROP_DRIVER_NAME] =
+    g_param_spec_string ("driver-name", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:driver-info:
+   *
+   * The driver's own description of itself
+   * (`VkPhysicalDeviceDriverProperties.driverInfo`, for example a Mesa
+   * version and LLVM version), when [property@Psc.Device:driver-name] can
+   * be read; otherwise the empty string. %NULL only on a device that is
+   * not initialized.
+   *
+   * Since: 0.3
+   */
+  props[PROP_DRIVER_INFO] =
+    g_param_spec_string ("driver-info", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:pipeline-cache-uuid:
+   *
+   * The driver's `VkPhysicalDeviceProperties.pipelineCacheUUID` as 32
+   * lower-case hexadecimal digits, byte 0 first (no dashes). Pipeline-cache
+   * data is only usable by a driver with the same UUID: the persistent
+   * driver files are checked against it. %NULL only on a device that is not
+   * initialized.
+   *
+   * Since: 0.3
+   */
+  props[PROP_PIPELINE_CACHE_UUID] =
+    g_param_spec_string ("pipeline-cache-uuid", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:pipeline-creation-cache-control:
+   *
+   * Whether `pipelineCreationCacheControl` was enabled when the `VkDevice`
+   * was created, on a Vulkan 1.3 device (through
+   * `VkPhysicalDeviceVulkan13Features` or
+   * `VkPhysicalDevicePipelineCreationCacheControlFeatures`). Caches need it
+   * for [method@Psc.Cache.verify_warm], which creates with
+   * `VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT`. On an older
+   * device (where only `VK_EXT_pipeline_creation_cache_control` offers it)
+   * it is %FALSE: caches do not use the extension.
+   *
+   * Since: 0.3
+   */
+  props[PROP_PIPELINE_CREATION_CACHE_CONTROL] =
+    g_param_spec_boolean ("pipeline-creation-cache-control", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:creation-feedback:
+   *
+   * Whether caches on this device ask the driver for pipeline-creation
+   * feedback (`VkPipelineCreationFeedbackCreateInfo`) and so count
+   * %PSC_PERSIST_COUNTER_DRIVER_CACHE_HITS and
+   * %PSC_PERSIST_COUNTER_DRIVER_CACHE_MISSES. Feedback is core in Vulkan
+   * 1.3 and has no feature to enable, so this is %TRUE exactly when
+   * [property@Psc.Device:api-version] is 1.3 or later. On an older device
+   * an application may have enabled `VK_EXT_pipeline_creation_feedback`,
+   * but [struct@Psc.DeviceInfo] does not list enabled extensions, so the
+   * cache cannot know it: it reports %FALSE and does not chain the
+   * structure.
+   *
+   * Since: 0.3
+   */
+  props[PROP_CREATION_FEEDBACK] =
+    g_param_spec_boolean ("creation-feedback", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * PscDevice:descriptor-indexing:
+   *
+   * Whether a descriptor-indexing feature was enabled when the `VkDevice`
+   * was created: `descriptorIndexing` or any of the descriptor-indexing
+   * members of `VkPhysicalDeviceVulkan12Features` (Vulkan 1.2), or any
+   * member of `VkPhysicalDeviceDescriptorIndexingFeatures`
+   * (`VK_EXT_descriptor_indexing`). Descriptor-set layouts with binding
+   * flags (`VkDescriptorSetLayoutBindingFlagsCreateInfo`) or
+   * update-after-bind pools need them. The cache keys such layouts
+   * either way (the driver and the validation layer check the features);
+   * the property tells bindings and tools what the device allows.
+   *
+   * Since: 0.3
+   */
+  props[PROP_DESCRIPTOR_INDEXING] =
+    g_param_spec_boolean ("descriptor-indexing", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -431,6 +620,20 @@ psc_device_snapshot_features (PscDevice                       *self,
               self->has_features_dr = TRUE;
             }
           break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES:
+          if (!self->has_features_cc)
+            {
+              self->features_cc = *(const VkPhysicalDevicePipelineCreationCacheControlFeatures *) s;
+              self->has_features_cc = TRUE;
+            }
+          break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES:
+          if (!self->has_features_di)
+            {
+              self->features_di = *(const VkPhysicalDeviceDescriptorIndexingFeatures *) s;
+              self->has_features_di = TRUE;
+            }
+          break;
         default:
           break;
         }
@@ -450,6 +653,8 @@ psc_device_snapshot_features (PscDevice                       *self,
   PSC_LINK (has_features12, features12)
   PSC_LINK (has_features13, features13)
   PSC_LINK (has_features_dr, features_dr)
+  PSC_LINK (has_features_cc, features_cc)
+  PSC_LINK (has_features_di, features_di)
 #undef PSC_LINK
 
   return TRUE;
@@ -471,6 +676,76 @@ psc_device_take_info (PscDevice           *self,
   if (self->has_features)
     self->info.enabled_features = &self->features;
   return TRUE;
+}
+
+/* The descriptor-indexing members VkPhysicalDeviceVulkan12Features and
+ * VkPhysicalDeviceDescriptorIndexingFeatures share. */
+#define PSC_ANY_DESCRIPTOR_INDEXING(f) \
+  ((f)->shaderInputAttachmentArrayDynamicIndexing || \
+   (f)->shaderUniformTexelBufferArrayDynamicIndexing || \
+   (f)->shaderStorageTexelBufferArrayDynamicIndexing || \
+   (f)->shaderUniformBufferArrayNonUniformIndexing || \
+   (f)->shaderSampledImageArrayNonUniformIndexing || \
+   (f)->shaderStorageBufferArrayNonUniformIndexing || \
+   (f)->shaderStorageImageArrayNonUniformIndexing || \
+   (f)->shaderInputAttachmentArrayNonUniformIndexing || \
+   (f)->shaderUniformTexelBufferArrayNonUniformIndexing || \
+   (f)->shaderStorageTexelBufferArrayNonUniformIndexing || \
+   (f)->descriptorBindingUniformBufferUpdateAfterBind || \
+   (f)->descriptorBindingSampledImageUpdateAfterBind || \
+   (f)->descriptorBindingStorageImageUpdateAfterBind || \
+   (f)->descriptorBindingStorageBufferUpdateAfterBind || \
+   (f)->descriptorBindingUniformTexelBufferUpdateAfterBind || \
+   (f)->descriptorBindingStorageTexelBufferUpdateAfterBind || \
+   (f)->descriptorBindingUpdateUnusedWhilePending || \
+   (f)->descriptorBindingPartiallyBound || \
+   (f)->descriptorBindingVariableDescriptorCount || \
+   (f)->runtimeDescriptorArray)
+
+/* VkPhysicalDeviceDriverProperties, when the device can report them: an
+ * effective API version (self->api_version) of 1.2, or of 1.1
+ * (vkGetPhysicalDeviceProperties2) with VK_KHR_driver_properties. Else
+ * empty strings. */
+static void
+psc_device_describe_driver (PscDevice *self)
+{
+  const PscDeviceInfo *info = &self->info;
+  PFN_vkGetPhysicalDeviceProperties2 get_properties2 = NULL;
+  gboolean readable = FALSE;
+  VkPhysicalDeviceDriverProperties driver = {
+    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES,
+  };
+  VkPhysicalDeviceProperties2 properties2 = {
+    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+    .pNext = &driver,
+  };
+
+  if (self->api_version >= VK_API_VERSION_1_1)
+    get_properties2 = (PFN_vkGetPhysicalDeviceProperties2)
+      info->get_instance_proc_addr (info->instance, "vkGetPhysicalDeviceProperties2");
+  if (get_properties2 != NULL && self->api_version >= VK_API_VERSION_1_2)
+    {
+      readable = TRUE;
+    }
+  else if (get_properties2 != NULL)
+    {
+      PFN_vkEnumerateDeviceExtensionProperties enumerate = (PFN_vkEnumerateDeviceExtensionProperties)
+        info->get_instance_proc_addr (info->instance, "vkEnumerateDeviceExtensionProperties");
+      g_autofree VkExtensionProperties *exts = NULL;
+      guint32 n = 0;
+
+      if (enumerate != NULL && enumerate (info->physical_device, NULL, &n, NULL) == VK_SUCCESS && n > 0)
+        {
+          exts = g_new0 (VkExtensionProperties, n);
+          if (enumerate (info->physical_device, NULL, &n, exts) >= VK_SUCCESS)
+            readable = psc_has_extension (exts, n, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
+        }
+    }
+  if (readable)
+    get_properties2 (info->physical_device, &properties2);
+  /* Zeroed above, so unreadable ones are empty strings. */
+  self->driver_name = g_strndup (driver.driverName, sizeof driver.driverName);
+  self->driver_info = g_strndup (driver.driverInfo, sizeof driver.driverInfo);
 }
 
 /* Reads the physical device's properties (self->info describes live Vulkan
@@ -506,12 +781,28 @@ psc_device_describe (PscDevice  *self,
   memcpy (self->pipeline_cache_uuid, properties.pipelineCacheUUID, VK_UUID_SIZE);
   self->name = g_strndup (properties.deviceName, sizeof properties.deviceName);
 
+  self->pipeline_cache_uuid_hex = g_malloc (2 * VK_UUID_SIZE + 1);
+  for (guint i = 0; i < VK_UUID_SIZE; i++)
+    g_snprintf (self->pipeline_cache_uuid_hex + 2 * i, 3, "%02x", properties.pipelineCacheUUID[i]);
+  psc_device_describe_driver (self);
+
   /* Vulkan13Features may only be chained on a 1.3 device; the extension's
    * structure counts on its own. */
   self->dynamic_rendering =
     (self->has_features13 && self->features13.dynamicRendering &&
      self->api_version >= VK_API_VERSION_1_3) ||
     (self->has_features_dr && self->features_dr.dynamicRendering);
+  /* The core asks for it (FAIL_ON_PIPELINE_COMPILE_REQUIRED) on 1.3 only. */
+  self->cache_control =
+    self->api_version >= VK_API_VERSION_1_3 &&
+    ((self->has_features13 && self->features13.pipelineCreationCacheControl) ||
+     (self->has_features_cc && self->features_cc.pipelineCreationCacheControl));
+  /* Core in 1.3, no feature: what the core's creation paths check. */
+  self->creation_feedback = self->api_version >= VK_API_VERSION_1_3;
+  self->descriptor_indexing =
+    (self->has_features12 && self->api_version >= VK_API_VERSION_1_2 &&
+     (self->features12.descriptorIndexing || PSC_ANY_DESCRIPTOR_INDEXING (&self->features12))) ||
+    (self->has_features_di && PSC_ANY_DESCRIPTOR_INDEXING (&self->features_di));
 
   return TRUE;
 }
@@ -584,9 +875,10 @@ psc_device_open_wrapped (PscDevice  *self,
  * @error: return location for a #GError
  *
  * Wraps Vulkan objects the application created. @info is copied and its
- * enabled-feature chain is snapshotted (Vulkan 1.1, 1.2, 1.3 and
- * dynamic-rendering feature structures are kept, other structures are
- * ignored), so the caller's structures need not outlive the call. This is
+ * enabled-feature chain is snapshotted (Vulkan 1.1, 1.2, 1.3,
+ * dynamic-rendering, pipeline-creation-cache-control and descriptor-indexing
+ * feature structures are kept, other structures are ignored), so the
+ * caller's structures need not outlive the call. This is
  * `g_initable_new (PSC_TYPE_DEVICE, NULL, error, "vulkan-info", info,
  * NULL)` with the argument checks of a C function.
  *
@@ -869,6 +1161,36 @@ psc_device_headless_instance (PscDevice      *self,
   return TRUE;
 }
 
+/* Descriptor indexing, as far as the device supports it (headless). */
+static void
+psc_copy_descriptor_indexing (VkPhysicalDeviceVulkan12Features       *to,
+                              const VkPhysicalDeviceVulkan12Features *from)
+{
+#define PSC_COPY(m) to->m = from->m
+  PSC_COPY (descriptorIndexing);
+  PSC_COPY (shaderInputAttachmentArrayDynamicIndexing);
+  PSC_COPY (shaderUniformTexelBufferArrayDynamicIndexing);
+  PSC_COPY (shaderStorageTexelBufferArrayDynamicIndexing);
+  PSC_COPY (shaderUniformBufferArrayNonUniformIndexing);
+  PSC_COPY (shaderSampledImageArrayNonUniformIndexing);
+  PSC_COPY (shaderStorageBufferArrayNonUniformIndexing);
+  PSC_COPY (shaderStorageImageArrayNonUniformIndexing);
+  PSC_COPY (shaderInputAttachmentArrayNonUniformIndexing);
+  PSC_COPY (shaderUniformTexelBufferArrayNonUniformIndexing);
+  PSC_COPY (shaderStorageTexelBufferArrayNonUniformIndexing);
+  PSC_COPY (descriptorBindingUniformBufferUpdateAfterBind);
+  PSC_COPY (descriptorBindingSampledImageUpdateAfterBind);
+  PSC_COPY (descriptorBindingStorageImageUpdateAfterBind);
+  PSC_COPY (descriptorBindingStorageBufferUpdateAfterBind);
+  PSC_COPY (descriptorBindingUniformTexelBufferUpdateAfterBind);
+  PSC_COPY (descriptorBindingStorageTexelBufferUpdateAfterBind);
+  PSC_COPY (descriptorBindingUpdateUnusedWhilePending);
+  PSC_COPY (descriptorBindingPartiallyBound);
+  PSC_COPY (descriptorBindingVariableDescriptorCount);
+  PSC_COPY (runtimeDescriptorArray);
+#undef PSC_COPY
+}
+
 /* The features a headless device enables, kept alive until the snapshot. */
 typedef struct {
   VkPhysicalDeviceFeatures2 features;
@@ -989,6 +1311,7 @@ psc_device_headless_device (PscDevice           *self,
       enable->features.features = s.features;
       enable->features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
       enable->features12.timelineSemaphore = s12.timelineSemaphore;
+      psc_copy_descriptor_indexing (&enable->features12, &s12);
       enable->features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
       enable->features13.synchronization2 = s13.synchronization2;
       enable->features13.dynamicRendering = want_dr && s13.dynamicRendering;
@@ -1010,6 +1333,7 @@ psc_device_headless_device (PscDevice           *self,
       enable->features.features = s.features;
       enable->features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
       enable->features12.timelineSemaphore = s12.timelineSemaphore;
+      psc_copy_descriptor_indexing (&enable->features12, &s12);
       enable->features.pNext = &enable->features12;
       if (want_dr && has_ext && sdr.dynamicRendering)
         {
@@ -1089,8 +1413,11 @@ psc_device_headless_device (PscDevice           *self,
  * Mesa's lavapipe.
  *
  * The device enables every supported Vulkan 1.0 feature except
- * `robustBufferAccess`; `timelineSemaphore` and `synchronization2` when
- * supported; and dynamic rendering when supported, unless @flags contains
+ * `robustBufferAccess`; `timelineSemaphore`, `synchronization2` and
+ * `pipelineCreationCacheControl` when supported; on Vulkan 1.2 or later,
+ * `descriptorIndexing` and every supported descriptor-indexing feature of
+ * `VkPhysicalDeviceVulkan12Features` (since 0.3); and dynamic rendering
+ * when supported, unless @flags contains
  * %PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING.
  *
  * With %PSC_DEVICE_FLAGS_VALIDATION the `VK_LAYER_KHRONOS_validation` layer
@@ -1317,6 +1644,149 @@ psc_device_get_info (PscDevice *self)
   return &self->info;
 }
 
+/**
+ * psc_device_get_vendor_id:
+ * @self: a device
+ *
+ * Returns [property@Psc.Device:vendor-id]. Any thread.
+ *
+ * Returns: the vendor id (`VkPhysicalDeviceProperties.vendorID`)
+ *
+ * Since: 0.3
+ */
+guint32
+psc_device_get_vendor_id (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), 0);
+  return self->vendor_id;
+}
+
+/**
+ * psc_device_get_device_id:
+ * @self: a device
+ *
+ * Returns [property@Psc.Device:device-id]. Any thread.
+ *
+ * Returns: the device id (`VkPhysicalDeviceProperties.deviceID`)
+ *
+ * Since: 0.3
+ */
+guint32
+psc_device_get_device_id (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), 0);
+  return self->device_id;
+}
+
+/**
+ * psc_device_get_driver_name:
+ * @self: a device
+ *
+ * Returns [property@Psc.Device:driver-name]. Any thread.
+ *
+ * Returns: (transfer none) (nullable): the driver's name, the empty string
+ *   when the device cannot report it, %NULL on a device that is not
+ *   initialized
+ *
+ * Since: 0.3
+ */
+const char *
+psc_device_get_driver_name (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), NULL);
+  return self->driver_name;
+}
+
+/**
+ * psc_device_get_driver_info:
+ * @self: a device
+ *
+ * Returns [property@Psc.Device:driver-info]. Any thread.
+ *
+ * Returns: (transfer none) (nullable): the driver's description of itself,
+ *   the empty string when the device cannot report it, %NULL on a device
+ *   that is not initialized
+ *
+ * Since: 0.3
+ */
+const char *
+psc_device_get_driver_info (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), NULL);
+  return self->driver_info;
+}
+
+/**
+ * psc_device_get_pipeline_cache_uuid:
+ * @self: a device
+ *
+ * Returns [property@Psc.Device:pipeline-cache-uuid]. Any thread.
+ *
+ * Returns: (transfer none) (nullable): 32 lower-case hexadecimal digits, or
+ *   %NULL on a device that is not initialized
+ *
+ * Since: 0.3
+ */
+const char *
+psc_device_get_pipeline_cache_uuid (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), NULL);
+  return self->pipeline_cache_uuid_hex;
+}
+
+/**
+ * psc_device_get_pipeline_creation_cache_control:
+ * @self: a device
+ *
+ * Returns [property@Psc.Device:pipeline-creation-cache-control]. Any
+ * thread.
+ *
+ * Returns: %TRUE if `pipelineCreationCacheControl` was enabled on a Vulkan
+ *   1.3 device
+ *
+ * Since: 0.3
+ */
+gboolean
+psc_device_get_pipeline_creation_cache_control (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), FALSE);
+  return self->cache_control;
+}
+
+/**
+ * psc_device_get_creation_feedback:
+ * @self: a device
+ *
+ * Returns [property@Psc.Device:creation-feedback]. Any thread.
+ *
+ * Returns: %TRUE if caches on this device use pipeline-creation feedback
+ *
+ * Since: 0.3
+ */
+gboolean
+psc_device_get_creation_feedback (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), FALSE);
+  return self->creation_feedback;
+}
+
+/**
+ * psc_device_get_descriptor_indexing:
+ * @self: a device
+ *
+ * Returns [property@Psc.Device:descriptor-indexing]. Any thread.
+ *
+ * Returns: %TRUE if a descriptor-indexing feature was enabled
+ *
+ * Since: 0.3
+ */
+gboolean
+psc_device_get_descriptor_indexing (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), FALSE);
+  return self->descriptor_indexing;
+}
+
 void
 psc_device_fill_core_config (PscDevice     *self,
                              PscCoreConfig *cfg)
@@ -1328,9 +1798,7 @@ psc_device_fill_core_config (PscDevice     *self,
   cfg->api_version = self->api_version;
   cfg->debug_utils = self->info.debug_utils != FALSE;
   cfg->dynamic_rendering_enabled = self->dynamic_rendering != FALSE;
-  cfg->creation_cache_control_enabled = self->has_features13 &&
-                                        self->features13.pipelineCreationCacheControl &&
-                                        self->api_version >= VK_API_VERSION_1_3;
+  cfg->creation_cache_control_enabled = self->cache_control != FALSE;
   cfg->allocator = self->info.allocator;
 }
 

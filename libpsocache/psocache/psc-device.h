@@ -49,8 +49,10 @@ typedef enum { /*< flags >*/
  * @api_version: the `apiVersion` the instance was created with
  * @enabled_features: (nullable): the `VkPhysicalDeviceFeatures2` chain the
  *   device was created with (its pNext chain may hold
- *   `VkPhysicalDeviceVulkan11Features`, `...12Features`, `...13Features` and
- *   `VkPhysicalDeviceDynamicRenderingFeatures`). This snapshot of *enabled*
+ *   `VkPhysicalDeviceVulkan11Features`, `...12Features`, `...13Features`,
+ *   `VkPhysicalDeviceDynamicRenderingFeatures` and, since 0.3,
+ *   `VkPhysicalDevicePipelineCreationCacheControlFeatures` and
+ *   `VkPhysicalDeviceDescriptorIndexingFeatures`). This snapshot of *enabled*
  *   features, not what the physical device supports, decides what the cache
  *   may use. %NULL means no optional feature was enabled.
  * @debug_utils: whether the instance enabled `VK_EXT_debug_utils`; if so the
@@ -132,5 +134,22 @@ PSC_AVAILABLE_IN_0_1
 guint psc_device_get_validation_error_count (PscDevice *self);
 PSC_AVAILABLE_IN_0_1
 const PscDeviceInfo *psc_device_get_info (PscDevice *self);
+
+PSC_AVAILABLE_IN_0_3
+guint32 psc_device_get_vendor_id (PscDevice *self);
+PSC_AVAILABLE_IN_0_3
+guint32 psc_device_get_device_id (PscDevice *self);
+PSC_AVAILABLE_IN_0_3
+const char *psc_device_get_driver_name (PscDevice *self);
+PSC_AVAILABLE_IN_0_3
+const char *psc_device_get_driver_info (PscDevice *self);
+PSC_AVAILABLE_IN_0_3
+const char *psc_device_get_pipeline_cache_uuid (PscDevice *self);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_device_get_pipeline_creation_cache_control (PscDevice *self);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_device_get_creation_feedback (PscDevice *self);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_device_get_descriptor_indexing (PscDevice *self);
 
 G_END_DECLS
