@@ -9,6 +9,9 @@ PSC_AVAILABLE_IN_0_1
 void psc_thing_future (PscThing *self);
 
 PSC_AVAILABLE_IN_0_1
+guint psc_thing_returns_only (PscThing *self);
+
+PSC_AVAILABLE_IN_0_1
 void psc_undocumented_function (void);
 
 PSC_AVAILABLE_IN_0_1

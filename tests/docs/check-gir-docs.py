@@ -8,7 +8,8 @@
 # record, union, boxed type, alias, enumeration and its members, bitfield
 # and its members, function, method, constructor, property, signal,
 # callback, constant, function macro and virtual method must have
-#   - a non-empty <doc> (a gtk-doc comment in the headers or sources), and
+#   - a non-empty <doc> (a gtk-doc comment in the headers or sources with a
+#     description: a comment with only parameters and Returns: has none), and
 #   - a `version` attribute (its `Since: X.Y` tag).
 # An enumeration or bitfield member may inherit its type's version; one that
 # says `Since: X.Y` at the end of its description has that version instead.
@@ -141,7 +142,13 @@ class Checker:
         return (doc.text or '').strip() if doc is not None else ''
 
     def check_doc(self, sym):
-        if not self.doc_text(sym.element):
+        if self.doc_text(sym.element):
+            return
+        if any((d.text or '').strip() for d in sym.element.iter(CORE + 'doc')):
+            self.error(sym, 'undocumented: its gtk-doc comment has parameters or Returns: but '
+                       'no description (no <doc> of its own; gi-docgen shows "No description '
+                       'available"): add a line saying what it does')
+        else:
             self.error(sym, 'undocumented: no gtk-doc comment (<doc>) in the GIR')
 
     def check_version(self, sym, inherited=None, what='Since:'):

@@ -19,6 +19,8 @@ BAD_EXPECTED = [
      'undocumented: no gtk-doc comment', 'an undocumented function'),
     ('function Psc.unversioned_function (psc_unversioned_function)',
      'no Since: tag', 'a function without Since:'),
+    ('method Psc.Thing.returns_only (psc_thing_returns_only)', 'no description',
+     'a method whose comment has only Returns:'),
     ('member Psc.Mood.undocumented_member (PSC_MOOD_UNDOCUMENTED_MEMBER)',
      'undocumented', 'an undocumented enumeration member'),
     ('property Psc.Thing:unversioned-size', 'no Since: tag', 'a property without Since:'),
