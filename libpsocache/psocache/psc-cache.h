@@ -13,6 +13,7 @@
 #include <psocache/psc-macros.h>
 #include <psocache/psc-device.h>
 #include <psocache/psc-stats.h>
+#include <psocache/psc-recipe.h>
 
 G_BEGIN_DECLS
 
@@ -441,5 +442,32 @@ VkShaderModule psc_cache_register_shader_source (PscCache *self, const char *sou
                                                  const char *target_env, const char *policy,
                                                  PscCompileFn compile, gpointer context,
                                                  GError **error);
+
+/* Recipes (GI-friendly: handles as integers) */
+PSC_AVAILABLE_IN_0_3
+guint64 psc_cache_get_pipeline_for_recipe (PscCache *self, PscRecipe *recipe, GError **error);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_cache_request_recipe (PscCache *self, PscRecipe *recipe, PscMissPolicy policy,
+                                  PscRequestFlags flags, PscRequestResult *result,
+                                  GError **error);
+PSC_AVAILABLE_IN_0_3
+void psc_cache_get_pipeline_for_recipe_async (PscCache *self, PscRecipe *recipe,
+                                              GCancellable *cancellable,
+                                              GAsyncReadyCallback callback,
+                                              gpointer user_data);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_cache_get_pipeline_for_recipe_finish (PscCache *self, GAsyncResult *result,
+                                                  GError **error);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_cache_get_sampler_for_info (PscCache *self, PscSamplerInfo *info, GError **error);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_cache_get_set_layout_for_recipe (PscCache *self, PscRecipe *recipe, guint set,
+                                             GError **error);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_cache_get_pipeline_layout_for_recipe (PscCache *self, PscRecipe *recipe,
+                                                  GError **error);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_cache_get_compat_render_pass_for_recipe (PscCache *self, PscRecipe *recipe,
+                                                     GError **error);
 
 G_END_DECLS

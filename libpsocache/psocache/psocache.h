@@ -11,6 +11,8 @@
 #include <psocache/psc-error.h>
 #include <psocache/psc-enum-types.h>
 #include <psocache/psc-enum-types-0-2.h>
+#include <psocache/psc-enum-types-0-3.h>
+#include <psocache/psc-recipe.h>
 #include <psocache/psc-stats.h>
 #include <psocache/psc-device.h>
 #include <psocache/psc-cache.h>

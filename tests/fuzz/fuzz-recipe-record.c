@@ -215,7 +215,7 @@ decode (const PscRecipeRecord *r)
 static void
 check_decode (const PscRecipeRecord *r)
 {
-  static const VkStructureType want[PSC_RECIPE_KIND_MAX + 1] = {
+  static const VkStructureType want[PSC_RECORD_KIND_MAX + 1] = {
     [PSC_RECIPE_SAMPLER] = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
     [PSC_RECIPE_SET_LAYOUT] = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
     [PSC_RECIPE_PIPELINE_LAYOUT] = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,

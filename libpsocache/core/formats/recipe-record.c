@@ -26,7 +26,7 @@ psc_recipe_kind_name (uint8_t kind)
     NULL, "shader", "sampler", "sampler-list", "set-layout", "pipeline-layout",
     "render-pass", "graphics", "compute",
   };
-  return kind >= 1 && kind <= PSC_RECIPE_KIND_MAX ? names[kind] : "unknown";
+  return kind >= 1 && kind <= PSC_RECORD_KIND_MAX ? names[kind] : "unknown";
 }
 
 uint32_t
@@ -138,7 +138,7 @@ refs_valid (const PscRecipeRecord *r)
     {
       const uint8_t *p = r->refs + (size_t) i * PSC_RECIPE_REF_SIZE;
       const PscRecipeRef ref = psc_recipe_record_ref (r, i);
-      if (ref.kind > PSC_RECIPE_KIND_MAX || !(allowed & (1u << ref.kind))
+      if (ref.kind > PSC_RECORD_KIND_MAX || !(allowed & (1u << ref.kind))
           || p[1] != 0 || p[2] != 0 || p[3] != 0 || ref.id == 0)
         return false;
       for (uint32_t j = 0; j < i; j++)

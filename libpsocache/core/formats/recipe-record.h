@@ -15,7 +15,7 @@
  *     8    body                             8  8 recipe hash
  *                                          16    body
  *   body (little-endian):
- *     0  1 kind (PscRecipeKind: OBJECT 1-6, PIPELINE 7-8)
+ *     0  1 kind (PscRecordKind: OBJECT 1-6, PIPELINE 7-8)
  *     1  1 reserved, zero
  *     2  2 ref count (<= PSC_RECIPE_MAX_REFS)
  *     4  4 key length (1 ..; bound per kind, below)
@@ -59,8 +59,8 @@ typedef enum {
   PSC_RECIPE_RENDER_PASS = 6,
   PSC_RECIPE_GRAPHICS = 7,
   PSC_RECIPE_COMPUTE = 8,
-} PscRecipeKind;
-#define PSC_RECIPE_KIND_MAX 8
+} PscRecordKind;
+#define PSC_RECORD_KIND_MAX 8
 
 /* Bounds (documented in docs/file-formats.md). */
 #define PSC_RECIPE_MAX_RECORDS      4096u                 /* per book */
@@ -88,7 +88,7 @@ typedef struct {
 /* A parsed record: views into its payload. */
 typedef struct {
   uint16_t type;             /* PSC_RECIPE_RECORD_* */
-  uint8_t kind;              /* PscRecipeKind */
+  uint8_t kind;              /* PscRecordKind */
   uint16_t ref_count;
   uint32_t key_len;
   uint64_t hash;
