@@ -87,6 +87,19 @@ gboolean f (PscCache *c) { return psc_cache_save (c, NULL); }
 GType g (void) { return PSC_TYPE_FILE_REJECTION; }
 EOF
 
+case_ "0.3 API pinned to 0.2 warns where it is used" "fail:Not available before 0.3" \
+  "-DPSC_VERSION_MIN_REQUIRED=PSC_VERSION_0_2 -DPSC_VERSION_MAX_ALLOWED=PSC_VERSION_0_2" <<'EOF'
+#include <psocache/psocache.h>
+PscRecipe *f (void) { return psc_recipe_new_graphics (); }
+EOF
+
+case_ "0.3 API with the defaults" ok "" <<'EOF'
+#include <psocache/psocache.h>
+_Static_assert (PSC_VERSION_0_3 == 0x000300, "0.3 encodes as 0x000300");
+PscRecipe *f (void) { return psc_recipe_new_compute (); }
+GType g (void) { return PSC_TYPE_RECIPE_KIND; }
+EOF
+
 case_ "a minimum newer than these headers is refused" \
   "fail:PSC_VERSION_MIN_REQUIRED must be <= PSC_VERSION_CUR_STABLE" \
   "-DPSC_VERSION_MIN_REQUIRED=PSC_ENCODE_VERSION(9,0)" <<'EOF'
