@@ -471,3 +471,102 @@ psc_cache_get_compat_render_pass_for_recipe (PscCache   *self,
   done (&m, b);
   return handle;
 }
+
+/* ------------------------------------------------------------------------
+ * Handle-based methods for bindings: the C methods with Vulkan types, with
+ * handles as integers and kinds as PscObjectKind.
+ */
+
+static gboolean
+vk_object_type (PscObjectKind kind, VkObjectType *type, GError **error)
+{
+  switch (kind)
+    {
+    case PSC_OBJECT_KIND_SAMPLER: *type = VK_OBJECT_TYPE_SAMPLER; return TRUE;
+    case PSC_OBJECT_KIND_DESCRIPTOR_SET_LAYOUT: *type = VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT; return TRUE;
+    case PSC_OBJECT_KIND_PIPELINE_LAYOUT: *type = VK_OBJECT_TYPE_PIPELINE_LAYOUT; return TRUE;
+    case PSC_OBJECT_KIND_RENDER_PASS: *type = VK_OBJECT_TYPE_RENDER_PASS; return TRUE;
+    case PSC_OBJECT_KIND_GRAPHICS_PIPELINE:
+    case PSC_OBJECT_KIND_COMPUTE_PIPELINE: *type = VK_OBJECT_TYPE_PIPELINE; return TRUE;
+    case PSC_OBJECT_KIND_SHADER_MODULE: *type = VK_OBJECT_TYPE_SHADER_MODULE; return TRUE;
+    default:
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "kind: %d is not a PscObjectKind",
+                   (int) kind);
+      return FALSE;
+    }
+}
+
+/**
+ * psc_cache_pin_object:
+ * @self: a cache
+ * @kind: what @handle is
+ * @handle: a handle this cache issued, as an integer
+ * @error: return location for a #GError
+ *
+ * [method@Psc.Cache.pin] for bindings: the object's kind instead of its
+ * `VkObjectType`.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ *   (%PSC_ERROR_FOREIGN_HANDLE if the cache did not issue @handle)
+ *
+ * Since: 0.3
+ */
+gboolean
+psc_cache_pin_object (PscCache       *self,
+                      PscObjectKind   kind,
+                      guint64         handle,
+                      GError        **error)
+{
+  VkObjectType type;
+
+  PSC_CACHE_CHECK (self, error, FALSE);
+  return vk_object_type (kind, &type, error) && psc_cache_pin (self, type, handle, error);
+}
+
+/**
+ * psc_cache_unpin_object:
+ * @self: a cache
+ * @kind: what @handle is
+ * @handle: a handle pinned with [method@Psc.Cache.pin_object]
+ * @error: return location for a #GError
+ *
+ * Undoes one [method@Psc.Cache.pin_object].
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ *
+ * Since: 0.3
+ */
+gboolean
+psc_cache_unpin_object (PscCache       *self,
+                        PscObjectKind   kind,
+                        guint64         handle,
+                        GError        **error)
+{
+  VkObjectType type;
+
+  PSC_CACHE_CHECK (self, error, FALSE);
+  return vk_object_type (kind, &type, error) && psc_cache_unpin (self, type, handle, error);
+}
+
+/**
+ * psc_cache_set_fallback_pipeline:
+ * @self: a cache
+ * @pipeline: a Ready graphics pipeline of this cache, as an integer (for
+ *   example from [method@Psc.Cache.get_pipeline_for_recipe])
+ * @error: return location for a #GError
+ *
+ * [method@Psc.Cache.set_fallback] for bindings.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%PSC_ERROR_FOREIGN_HANDLE if
+ *   @pipeline is not a Ready graphics pipeline of this cache)
+ *
+ * Since: 0.3
+ */
+gboolean
+psc_cache_set_fallback_pipeline (PscCache  *self,
+                                 guint64    pipeline,
+                                 GError   **error)
+{
+  PSC_CACHE_CHECK (self, error, FALSE);
+  return psc_cache_set_fallback (self, (VkPipeline) (guintptr) pipeline, error);
+}

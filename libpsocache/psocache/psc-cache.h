@@ -469,5 +469,13 @@ guint64 psc_cache_get_pipeline_layout_for_recipe (PscCache *self, PscRecipe *rec
 PSC_AVAILABLE_IN_0_3
 guint64 psc_cache_get_compat_render_pass_for_recipe (PscCache *self, PscRecipe *recipe,
                                                      GError **error);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_cache_pin_object (PscCache *self, PscObjectKind kind, guint64 handle,
+                               GError **error);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_cache_unpin_object (PscCache *self, PscObjectKind kind, guint64 handle,
+                                 GError **error);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_cache_set_fallback_pipeline (PscCache *self, guint64 pipeline, GError **error);
 
 G_END_DECLS

@@ -298,6 +298,40 @@ class RecipeTests(RecipeTestCase):
         self.assertGreater(cache.evict(2), 0)
         self.assertLess(cache.props.entries, entries)
 
+    def test_pin_and_fallback(self):
+        cache = self.new_cache()
+        p = cache.get_pipeline_for_recipe(graphics_recipe(self.vert, self.frag, mode=6))
+        cache.pin_object(Psc.ObjectKind.GRAPHICS_PIPELINE, p)
+        for f in range(1, 10):
+            cache.begin_frame(f, f)
+        self.assertEqual(cache.evict(2), 0)
+        cache.unpin_object(Psc.ObjectKind.GRAPHICS_PIPELINE, p)
+        for f in range(10, 16):
+            cache.begin_frame(f, f)
+        self.assertEqual(cache.evict(2), 1)
+        with self.assertRaises(GLib.Error) as cm:
+            cache.pin_object(Psc.ObjectKind.SAMPLER, 0x1234)
+        self.assertPscError(cm, Psc.Error.FOREIGN_HANDLE)
+
+        fallback = cache.get_pipeline_for_recipe(graphics_recipe(self.vert, self.frag, mode=7))
+        cache.set_fallback_pipeline(fallback)
+        got, res = cache.request_recipe(graphics_recipe(self.vert, self.frag, mode=8),
+                                        Psc.MissPolicy.FALLBACK, Psc.RequestFlags.NONE)
+        self.assertEqual(res, Psc.RequestResult.FALLBACK)
+        self.assertEqual(got, fallback)
+        with self.assertRaises(GLib.Error) as cm:
+            cache.set_fallback_pipeline(0x5678)
+        self.assertPscError(cm, Psc.Error.FOREIGN_HANDLE)
+        # Let the pending compile finish before the cache goes.
+        state = {}
+
+        def ready():
+            state['p'], state['res'] = cache.request_recipe(
+                graphics_recipe(self.vert, self.frag, mode=8), Psc.MissPolicy.SKIP,
+                Psc.RequestFlags.NONE)
+            return state['res'] == Psc.RequestResult.READY
+        self.pump_until(cache, ready)
+
     def test_persist_and_prewarm(self):
         with tempfile.TemporaryDirectory() as d:
             cache = self.new_cache(cache_directory=d)
