@@ -32,6 +32,7 @@
 #include <json-glib/json-glib.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Bounds of the form (docs/recipe-json.md, "Bounds"). */
@@ -112,6 +113,36 @@ shown_name (const char *name)
   while (end - name > JSON_MAX_NAME_SHOWN)
     end = g_utf8_prev_char (end);
   return g_strdup_printf ("%.*s...", (int) (end - name), name);
+}
+
+/* An unknown member's name in the path: as it is when it looks like the
+ * form's names (letters, digits, '_'), else ["name"] with '"' and '\\'
+ * escaped, so the path stays readable and ends before the ": ". */
+static gsize
+enter_unknown (Ctx *c, const char *name)
+{
+  char *shown = shown_name (name);
+  gboolean plain = *shown != '\0';
+  gsize mark;
+
+  for (const char *p = shown; *p != '\0'; p++)
+    plain &= g_ascii_isalnum (*p) || *p == '_';
+  if (plain)
+    mark = enter (c, shown);
+  else
+    {
+      mark = c->path->len;
+      g_string_append (c->path, "[\"");
+      for (const char *p = shown; *p != '\0'; p++)
+        {
+          if (*p == '"' || *p == '\\')
+            g_string_append_c (c->path, '\\');
+          g_string_append_c (c->path, *p);
+        }
+      g_string_append (c->path, "\"]");
+    }
+  g_free (shown);
+  return mark;
 }
 
 /* ------------------------------------------------------------------------
@@ -417,7 +448,7 @@ find_object (Ctx *c, JsonNode *node, JsonObject *target)
       json_object_iter_init_ordered (&it, o);
       while (json_object_iter_next_ordered (&it, &name, &member))
         {
-          const gsize mark = enter (c, name);
+          const gsize mark = enter_unknown (c, name);
           if (find_object (c, member, target))
             return TRUE;
           leave (c, mark);
@@ -495,9 +526,7 @@ read_object (Ctx *c, JsonNode *n, const char *const *known, JsonObject **out)
   while (json_object_iter_next_ordered (&it, &name, &member))
     if (!g_strv_contains (known, name))
       {
-        char *shown = shown_name (name);
-        enter (c, shown);
-        g_free (shown);
+        enter_unknown (c, name);
         return fail (c, PSC_ERROR_INVALID_ARGUMENT, "unknown member");
       }
   return TRUE;
@@ -1803,14 +1832,26 @@ psc_recipe_new_from_json (const char  *json,
   path = g_string_new (NULL);
   c.path = path;
   if (!json_parser_load_from_data (parser, json, (gssize) len, &parse_error))
-    psc_recipe_fail (error, PSC_ERROR_INVALID_ARGUMENT, "recipe JSON", "%s", parse_error->message);
+    {
+      /* "<data>:LINE:COLUMN: Parse error: ..." as the lexical errors say
+       * it; json-glib may cut a quoted token inside a character: UTF-8
+       * made valid. */
+      g_autofree char *message = g_utf8_make_valid (parse_error->message, -1);
+      guint line, column;
+      int used = 0;
+      if (sscanf (message, "<data>:%u:%u: %n", &line, &column, &used) == 2 && used > 0)
+        psc_recipe_fail (error, PSC_ERROR_INVALID_ARGUMENT, "recipe JSON", "line %u, column %u: %s",
+                         line, column, message + used);
+      else
+        psc_recipe_fail (error, PSC_ERROR_INVALID_ARGUMENT, "recipe JSON", "%s", message);
+    }
   else if (dupes.twice != NULL)
     {
       JsonNode *root = json_parser_get_root (parser);
       char *shown = shown_name (dupes.twice_name);
       if (root != NULL && find_object (&c, root, dupes.twice))
         {
-          enter (&c, shown);
+          enter_unknown (&c, dupes.twice_name);
           fail (&c, PSC_ERROR_INVALID_ARGUMENT, "a member given twice");
         }
       else
@@ -2367,6 +2408,46 @@ write_graphics (Ctx *c, PscRecipe *r)
   w_end_object (c, mark);
 }
 
+/* json-glib 1.6's generator writes a double with "%.17g" and appends ".0"
+ * when the text has no '.', so 1e-300 becomes "1e-300.0", which is not
+ * JSON. Outside strings a '.' is only ever part of a number: drop a ".0"
+ * that follows an exponent's digits. In place; returns @text. */
+static char *
+fix_exponents (char *text)
+{
+  char *in = text, *out = text;
+  gboolean in_string = FALSE;
+
+  while (*in != '\0')
+    {
+      if (in_string)
+        {
+          if (*in == '\\' && in[1] != '\0')
+            *out++ = *in++;
+          else if (*in == '"')
+            in_string = FALSE;
+          *out++ = *in++;
+          continue;
+        }
+      if (*in == '"')
+        in_string = TRUE;
+      else if ((*in == 'e' || *in == 'E') && out > text && is_digit (out[-1]))
+        {
+          *out++ = *in++;
+          if (*in == '+' || *in == '-')
+            *out++ = *in++;
+          while (is_digit (*in))
+            *out++ = *in++;
+          if (in[0] == '.' && in[1] == '0' && !is_digit (in[2]))
+            in += 2;
+          continue;
+        }
+      *out++ = *in++;
+    }
+  *out = '\0';
+  return text;
+}
+
 /**
  * psc_recipe_to_json:
  * @self: a recipe
@@ -2430,5 +2511,5 @@ psc_recipe_to_json (PscRecipe  *self,
   json_generator_set_pretty (generator, pretty);
   json_generator_set_indent (generator, 2);
   json_generator_set_root (generator, root);
-  return json_generator_to_data (generator, NULL);
+  return fix_exponents (json_generator_to_data (generator, NULL));
 }
