@@ -337,6 +337,177 @@ test_setter_errors (void)
   g_assert_true (psc_recipe_validate (r, NULL));
 }
 
+/* Variants of the harness recipe, some of which the cache deduplicates:
+ * equality must say exactly which (pairwise, against the pipelines). */
+typedef void (*Variant) (PscRecipe *r);
+
+static guint
+fs_of (PscRecipe *r)
+{
+  return psc_recipe_get_stage (r, 0) == VK_SHADER_STAGE_FRAGMENT_BIT ? 0 : 1;
+}
+
+static void v_none (PscRecipe *r) { (void) r; }
+static void v_compare (PscRecipe *r) { g_assert_true (psc_recipe_set_depth (r, TRUE, TRUE, VK_COMPARE_OP_LESS_OR_EQUAL, NULL)); }
+static void v_cull (PscRecipe *r) { g_assert_true (psc_recipe_set_rasterization (r, VK_POLYGON_MODE_FILL, VK_CULL_MODE_BACK_BIT, VK_FRONT_FACE_CLOCKWISE, 1.0f, NULL)); }
+static void v_line (PscRecipe *r) { g_assert_true (psc_recipe_set_rasterization (r, VK_POLYGON_MODE_FILL, VK_CULL_MODE_NONE, VK_FRONT_FACE_CLOCKWISE, 2.0f, NULL)); }
+static void v_dyn_line (PscRecipe *r)
+{
+  /* A dynamic line width: its static value no longer matters. */
+  g_assert_true (psc_recipe_add_dynamic_state (r, VK_DYNAMIC_STATE_LINE_WIDTH, NULL));
+  g_assert_true (psc_recipe_set_rasterization (r, VK_POLYGON_MODE_FILL, VK_CULL_MODE_NONE, VK_FRONT_FACE_CLOCKWISE, 3.0f, NULL));
+}
+static void v_dyn_line_other (PscRecipe *r)
+{
+  g_assert_true (psc_recipe_add_dynamic_state (r, VK_DYNAMIC_STATE_LINE_WIDTH, NULL));
+}
+static void v_explicit_viewport (PscRecipe *r)
+{
+  /* The viewport and scissor are dynamic anyway. */
+  g_assert_true (psc_recipe_add_dynamic_state (r, VK_DYNAMIC_STATE_SCISSOR, NULL));
+  g_assert_true (psc_recipe_add_dynamic_state (r, VK_DYNAMIC_STATE_VIEWPORT, NULL));
+}
+static void v_mask_one_sample (PscRecipe *r)
+{
+  /* With one sample only bit 0 of the mask matters. */
+  g_assert_true (psc_recipe_set_sample_mask (r, 0x1, NULL));
+}
+static void v_mask_none (PscRecipe *r) { g_assert_true (psc_recipe_set_sample_mask (r, 0x0, NULL)); }
+static void v_blend_on (PscRecipe *r)
+{
+  g_assert_true (psc_recipe_set_blend_attachment (r, 0, TRUE, VK_BLEND_FACTOR_SRC_ALPHA,
+                                                  VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD,
+                                                  VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO,
+                                                  VK_BLEND_OP_ADD, 0xF, NULL));
+}
+static void v_blend_off_factors (PscRecipe *r)
+{
+  g_assert_true (psc_recipe_set_blend_attachment (r, 0, FALSE, VK_BLEND_FACTOR_SRC_ALPHA,
+                                                  VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_MAX,
+                                                  VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE,
+                                                  VK_BLEND_OP_ADD, 0xF, NULL));
+}
+static void v_spec (PscRecipe *r) { g_assert_true (psc_recipe_set_specialization_int (r, fs_of (r), 1, 5, NULL)); }
+static void v_spec_same (PscRecipe *r)
+{
+  /* Set again to its own value, and the other constant again: no change. */
+  g_assert_true (psc_recipe_set_specialization_int (r, fs_of (r), 1, 2, NULL));
+  g_assert_true (psc_recipe_set_specialization_int (r, fs_of (r), 0, 1, NULL));
+}
+static void v_bounds_off (PscRecipe *r)
+{
+  /* Depth bounds values without the test do not matter. */
+  g_assert_true (psc_recipe_set_depth_bounds (r, FALSE, 0.25f, 0.5f, NULL));
+}
+static void v_depth_bias_off (PscRecipe *r)
+{
+  g_assert_true (psc_recipe_set_depth_bias (r, FALSE, 1.0f, 2.0f, 3.0f, NULL));
+}
+static void v_stencil_face_off (PscRecipe *r)
+{
+  /* Stencil state without the stencil test does not matter. */
+  g_assert_true (psc_recipe_set_stencil_face (r, VK_STENCIL_FACE_FRONT_AND_BACK, VK_STENCIL_OP_KEEP,
+                                              VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_KEEP,
+                                              VK_COMPARE_OP_ALWAYS, 0xFF, 0xFF, 1, NULL));
+}
+static void v_topology_strip (PscRecipe *r)
+{
+  g_assert_true (psc_recipe_set_input_assembly (r, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, FALSE, NULL));
+}
+
+static const struct { const char *name; Variant fn; } variants[] = {
+  { "none", v_none }, { "compare", v_compare }, { "cull", v_cull }, { "line", v_line },
+  { "dyn-line", v_dyn_line }, { "dyn-line-other", v_dyn_line_other },
+  { "explicit-viewport", v_explicit_viewport }, { "mask-one-sample", v_mask_one_sample },
+  { "mask-none", v_mask_none }, { "blend-on", v_blend_on },
+  { "blend-off-factors", v_blend_off_factors }, { "spec", v_spec }, { "spec-same", v_spec_same },
+  { "bounds-off", v_bounds_off }, { "depth-bias-off", v_depth_bias_off },
+  { "stencil-face-off", v_stencil_face_off }, { "topology-strip", v_topology_strip },
+};
+
+static void
+test_equal_iff_same_pipeline (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  PscCache *cache = psc_test_harness_cache (h, PSC_BACKEND_DYNAMIC_RENDERING, PSC_CACHE_FLAGS_NONE);
+  enum { N = G_N_ELEMENTS (variants) };
+  PscRecipe *r[N];
+  guint64 p[N];
+  guint equal_pairs = 0, distinct_pairs = 0;
+
+  for (guint i = 0; i < N; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      r[i] = harness_recipe (FALSE, i % 2 == 1);
+      variants[i].fn (r[i]);
+      p[i] = psc_cache_get_pipeline_for_recipe (cache, r[i], &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (p[i], !=, 0);
+    }
+  for (guint i = 0; i < N; i++)
+    for (guint j = i + 1; j < N; j++)
+      {
+        gboolean eq = psc_recipe_equal (r[i], r[j]);
+        if (eq != (p[i] == p[j]))
+          g_error ("%s vs %s: psc_recipe_equal says %s, the cache gave %s pipelines",
+                   variants[i].name, variants[j].name, eq ? "equal" : "different",
+                   p[i] == p[j] ? "one" : "two");
+        if (eq)
+          g_assert_cmpuint (psc_recipe_hash (r[i]), ==, psc_recipe_hash (r[j]));
+        eq ? equal_pairs++ : distinct_pairs++;
+      }
+  /* Both outcomes occur: the check can fail either way. */
+  g_assert_cmpuint (equal_pairs, >=, 8);
+  g_assert_cmpuint (distinct_pairs, >=, 8);
+  for (guint i = 0; i < N; i++)
+    g_object_unref (r[i]);
+  psc_test_harness_assert_clean (h);
+  psc_test_harness_finish (h);
+}
+
+/* Many recipes through one cache, each made, requested, dropped: what the
+ * recipes allocate goes with them (LeakSanitizer in the ASan build), and
+ * the cache's entries follow what is alive once evicted. */
+static void
+test_churn (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  PscCache *cache = psc_test_harness_cache (h, PSC_BACKEND_DYNAMIC_RENDERING, PSC_CACHE_FLAGS_NONE);
+  guint64 frame = 1, entries_after_first = 0;
+
+  for (guint round = 0; round < 4; round++)
+    {
+      for (guint i = 0; i < 64; i++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(PscRecipe) r = harness_recipe (FALSE, FALSE);
+          g_autoptr(PscRecipe) copy = NULL;
+          g_assert_true (psc_recipe_set_specialization_int (r, 1, 1, (gint64) i, &error));
+          copy = psc_recipe_copy (r);
+          g_assert_true (psc_recipe_equal (r, copy));
+          g_assert_cmpuint (psc_cache_get_pipeline_for_recipe (cache, copy, &error), !=, 0);
+          g_assert_no_error (error);
+        }
+      for (guint f = 0; f < PSC_BORROW_FRAMES + 2; f++, frame++)
+        psc_cache_begin_frame (cache, frame, frame);
+      g_assert_cmpuint (psc_cache_evict (cache, 0), ==, 64);
+      for (guint f = 0; f < PSC_BORROW_FRAMES + 2; f++, frame++)
+        psc_cache_begin_frame (cache, frame, frame);
+      if (round == 0)
+        entries_after_first = psc_cache_get_counter (cache, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_ENTRIES);
+      else
+        g_assert_cmpuint (psc_cache_get_counter (cache, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_ENTRIES),
+                          ==, entries_after_first);
+    }
+  g_assert_cmpuint (entries_after_first, ==, 0);
+  psc_test_harness_assert_clean (h);
+  psc_test_harness_finish (h);
+}
+
+/* Closing the cache with a recipe request pending: the task completes once,
+ * with PSC_ERROR_CLOSED. */
+static void async_done (GObject *source, GAsyncResult *res, gpointer data);
+
 typedef struct {
   GMainLoop *loop;
   guint64 pipeline;
@@ -432,6 +603,28 @@ test_async_and_policies (void)
   psc_test_harness_finish (h);
 }
 
+static void
+test_close_pending (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  PscCache *cache = psc_test_harness_cache (h, PSC_BACKEND_DYNAMIC_RENDERING, PSC_CACHE_FLAGS_NONE);
+  g_autoptr(PscRecipe) recipe = harness_recipe (FALSE, FALSE);
+  AsyncResult a = { 0 };
+
+  g_assert_true (psc_recipe_set_specialization_int (recipe, 1, 0, 11, NULL));
+  psc_cache_get_pipeline_for_recipe_async (cache, recipe, NULL, async_done, &a);
+  psc_cache_close (cache, 0);
+  while (!a.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_error (a.error, PSC_ERROR, PSC_ERROR_CLOSED);
+  g_clear_error (&a.error);
+  g_assert_cmpuint (psc_cache_get_pipeline_for_recipe (cache, recipe, &a.error), ==, 0);
+  g_assert_error (a.error, PSC_ERROR, PSC_ERROR_CLOSED);
+  g_clear_error (&a.error);
+  psc_test_harness_assert_clean (h);
+  psc_test_harness_finish (h);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -442,5 +635,8 @@ main (int argc, char **argv)
   g_test_add_func ("/recipe-api/equal-and-hash", test_equal_and_hash);
   g_test_add_func ("/recipe-api/setter-errors", test_setter_errors);
   g_test_add_func ("/recipe-api/async-and-policies", test_async_and_policies);
+  g_test_add_func ("/recipe-api/equal-iff-same-pipeline", test_equal_iff_same_pipeline);
+  g_test_add_func ("/recipe-api/churn", test_churn);
+  g_test_add_func ("/recipe-api/close-pending", test_close_pending);
   return g_test_run ();
 }
