@@ -561,8 +561,11 @@ spec_store (PscRecipe *self, guint stage_index, PscRecipeSpec *slot, guint const
  * @error: return location for a #GError
  *
  * Sets a boolean specialization constant (a `VkBool32`). The stage's
- * SPIR-V must declare @constant_id as a boolean (4 bytes). Setting a
- * constant again replaces its value.
+ * SPIR-V must declare @constant_id with 4 bytes. Like Vulkan, the cache
+ * checks a constant's size, not its type: a boolean given to a 32-bit
+ * integer constant is its 0 or 1, and a float given to one is its bits.
+ * Setting a constant again replaces its value (the JSON form keeps the
+ * type it was set with).
  *
  * Returns: %TRUE, or %FALSE with @error set (nothing changed)
  *
