@@ -246,7 +246,8 @@ psc_cache_dir_mark_used (PscCacheDir *d,
     return;
   if (fi == NULL)
     {
-      g_autoptr(GFileOutputStream) s = g_file_create (f, G_FILE_CREATE_PRIVATE, NULL, NULL);
+      GFileOutputStream *s = g_file_create (f, G_FILE_CREATE_PRIVATE, NULL, NULL);
+      g_clear_object (&s);
       return;
     }
   g_file_set_attribute_uint64 (f, G_FILE_ATTRIBUTE_TIME_MODIFIED,

@@ -599,10 +599,10 @@ encode_blend_attachments (GfxEncoder *g, const VkPipelineColorBlendStateCreateIn
             "pColorBlendState->pAttachments[%u].dstAlphaBlendFactor", j);
       ENUM (blend_op, a->alphaBlendOp, k->alpha_op,
             "pColorBlendState->pAttachments[%u].alphaBlendOp", j);
-      *uses_constants |= psc_blend_factor_uses_constants (k->src_color)
-                         | psc_blend_factor_uses_constants (k->dst_color)
-                         | psc_blend_factor_uses_constants (k->src_alpha)
-                         | psc_blend_factor_uses_constants (k->dst_alpha);
+      *uses_constants |= psc_blend_factor_uses_constants (k->src_color);
+      *uses_constants |= psc_blend_factor_uses_constants (k->dst_color);
+      *uses_constants |= psc_blend_factor_uses_constants (k->src_alpha);
+      *uses_constants |= psc_blend_factor_uses_constants (k->dst_alpha);
     }
   return PSC_STATUS_OK;
 }
