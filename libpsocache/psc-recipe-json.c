@@ -1782,7 +1782,7 @@ read_recipe (Ctx *c, JsonNode *root_node)
  * @length: its length in bytes, or -1 if @json is NUL-terminated
  * @error: return location for a #GError
  *
- * Reads a recipe from its JSON form (see the recipe JSON page for the
+ * Reads a recipe from its JSON form (see [Recipe JSON](recipe-json.html) for the
  * schema). The input is untrusted: a document over
  * %PSC_RECIPE_JSON_MAX_BYTES is %PSC_ERROR_CAPACITY before it is read, a
  * newer form (`"version"` above %PSC_RECIPE_JSON_VERSION) is
@@ -2455,7 +2455,7 @@ fix_exponents (char *text)
  *   than write one line
  * @error: return location for a #GError
  *
- * Writes a recipe's JSON form (see the recipe JSON page): version
+ * Writes a recipe's JSON form (see [Recipe JSON](recipe-json.html)): version
  * %PSC_RECIPE_JSON_VERSION, every member written, defaults included, in a
  * fixed order, so that the JSON of two recipes can be compared as text.
  * [ctor@Psc.Recipe.new_from_json] reads it back into an equal recipe, whose
