@@ -94,7 +94,7 @@
  * | [method@Psc.Cache.get_sampler], [method@Psc.Cache.get_descriptor_set_layout] | (a) |
  * | [method@Psc.Cache.get_pipeline_layout], [method@Psc.Cache.get_compat_render_pass] | (a) |
  * | [method@Psc.Cache.get_graphics_pipeline], [method@Psc.Cache.get_compute_pipeline] | (a) |
- * | [method@Psc.Cache.get_graphics_key_size] | (a) |
+ * | [method@Psc.Cache.get_graphics_key_size], [method@Psc.Cache.get_graphics_key_hash], [method@Psc.Cache.get_compute_key_hash] | (a) |
  * | [method@Psc.Cache.prepare_graphics_pipeline], [method@Psc.Cache.prepare_compute_pipeline] | (a) |
  * | [method@Psc.Cache.get_prepared_pipeline] | (a) |
  * | [method@Psc.Cache.request_graphics_pipeline], [method@Psc.Cache.request_compute_pipeline], [method@Psc.Cache.request_prepared_pipeline] | (a) |
@@ -115,11 +115,37 @@
  *
  * Counters are published with atomics, so reading them (c) never touches
  * the owner thread's state. Callbacks ([callback@Psc.PipelineReadyFn],
- * #GTask callbacks) run on the owner thread. A cache that is closed or not
- * open fails every (a) call with %PSC_ERROR_CLOSED and ignores (b) calls
- * (with the critical still, from a foreign thread). The
+ * #GTask callbacks) and signals run on the owner thread. A cache that is
+ * closed or not open fails every (a) call with %PSC_ERROR_CLOSED and
+ * ignores (b) calls (with the critical still, from a foreign thread). The
  * [Threads](threading.html) page has the whole picture: the pump, the
  * workers, and where every callback and signal runs.
+ *
+ * ## Signals and notifications
+ *
+ * The cache's signals, [signal@Psc.Cache::pipeline-ready],
+ * [signal@Psc.Cache::pipeline-failed], [signal@Psc.Cache::shader-reloaded]
+ * and [signal@Psc.Cache::evicted], and the `notify` signals of its counter
+ * properties ([property@Psc.Cache:hits], ...,
+ * [property@Psc.Cache:persistence-saves], ...) are all emitted by
+ * [method@Psc.Cache.begin_frame] on the owner thread, after the core's
+ * pump, so the main context they run in is the owner thread's (whatever
+ * thread-default main context it has: they are emitted directly, never
+ * through a main loop). Nothing is emitted from a worker thread, from
+ * inside the pump, or from any other method: what happens outside the
+ * pump ([method@Psc.Cache.replace_shader_bytes], [method@Psc.Cache.evict],
+ * requests that change counters) is announced by the next begin_frame.
+ * A handler may call back into the cache (make requests, evict, reload,
+ * drop references, close); what it causes is announced by the next
+ * begin_frame.
+ *
+ * A counter property is notified when its value differs from the one the
+ * previous begin_frame saw (at most once per frame however often it
+ * changed, all of a frame's notifications inside one
+ * g_object_freeze_notify() / g_object_thaw_notify()); reading it still
+ * gives the live value, from any thread. When nobody is connected to a
+ * signal or to a property's `notify`, begin_frame only takes the frame's
+ * records and compares numbers; the request path never pays for signals.
  *
  * ## Destruction
  *
@@ -196,47 +222,14 @@ enum {
   PROP_JOB_CAPACITY,
   PROP_WAITER_CAPACITY,
   PROP_PUBLISH_BUDGET_US,
-  PROP_HITS,
-  PROP_MISSES,
-  PROP_CREATIONS,
-  PROP_CREATION_TIME_NS,
-  PROP_ENTRIES,
-  PROP_HOST_BYTES,
-  PROP_CAPACITY_FAILURES,
-  PROP_REJECTED,
-  PROP_JOBS_QUEUED,
-  PROP_JOBS_IN_FLIGHT,
-  PROP_JOBS_COMPLETED,
-  PROP_JOBS_FAILED,
-  PROP_STALE_DISCARDS,
-  PROP_WAITERS_SERVED,
-  PROP_OVERFLOW_FALLBACKS,
-  PROP_OVERFLOW_SKIPS,
-  PROP_EVICTIONS,
-  PROP_RETIREMENTS_PENDING,
-  PROP_OWNER_WAIT_NS,
   PROP_EVICTION_IDLE_FRAMES,
   PROP_PERSIST_FIRST,     /* PSC_CACHE_PERSIST_N_PROPS of psc-cache-persist.c */
-  N_PROPS = PROP_PERSIST_FIRST + PSC_CACHE_PERSIST_N_PROPS
+  PROP_COUNTERS_FIRST = PROP_PERSIST_FIRST + PSC_CACHE_PERSIST_N_PROPS,
+                          /* PSC_CACHE_COUNTERS_N_PROPS of psc-cache-counters.c */
+  N_PROPS = PROP_COUNTERS_FIRST + PSC_CACHE_COUNTERS_N_PROPS
 };
 
 static GParamSpec *props[N_PROPS];
-
-/* The asynchronous counter each PROP_JOBS_QUEUED..PROP_OWNER_WAIT_NS reads. */
-static const PscAsyncCounter async_props[] = {
-  PSC_ASYNC_COUNTER_QUEUED,
-  PSC_ASYNC_COUNTER_IN_FLIGHT,
-  PSC_ASYNC_COUNTER_COMPLETED,
-  PSC_ASYNC_COUNTER_FAILED,
-  PSC_ASYNC_COUNTER_STALE_DISCARDS,
-  PSC_ASYNC_COUNTER_WAITERS_SERVED,
-  PSC_ASYNC_COUNTER_OVERFLOW_FALLBACKS,
-  PSC_ASYNC_COUNTER_OVERFLOW_SKIPS,
-  PSC_ASYNC_COUNTER_EVICTIONS,
-  PSC_ASYNC_COUNTER_RETIREMENTS_PENDING,
-  PSC_ASYNC_COUNTER_OWNER_WAIT_NS,
-};
-G_STATIC_ASSERT (G_N_ELEMENTS (async_props) == PROP_OWNER_WAIT_NS - PROP_JOBS_QUEUED + 1);
 
 /* Lifetime ----------------------------------------------------------------- */
 
@@ -291,7 +284,6 @@ psc_cache_get_property (GObject    *object,
                         GParamSpec *pspec)
 {
   PscCache *self = PSC_CACHE (object);
-  PscStats stats;
 
   switch (prop_id)
     {
@@ -320,44 +312,10 @@ psc_cache_get_property (GObject    *object,
       g_value_set_uint (value, psc_cache_get_eviction_idle_frames (self));
       return;
     default:
-      if (prop_id >= PROP_PERSIST_FIRST && prop_id < N_PROPS)
-        {
-          psc_cache_persist_get_property (self, prop_id - PROP_PERSIST_FIRST, value);
-          return;
-        }
-      break;
-    }
-
-  psc_stats_read (&stats, self->core, self->persist);
-  switch (prop_id)
-    {
-    case PROP_HITS:
-      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_HITS));
-      break;
-    case PROP_MISSES:
-      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_MISSES));
-      break;
-    case PROP_CREATIONS:
-      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_CREATIONS));
-      break;
-    case PROP_CREATION_TIME_NS:
-      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_CREATION_NS));
-      break;
-    case PROP_ENTRIES:
-      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_ENTRIES));
-      break;
-    case PROP_HOST_BYTES:
-      g_value_set_uint64 (value, psc_stats_get_total (&stats, PSC_COUNTER_HOST_BYTES));
-      break;
-    case PROP_CAPACITY_FAILURES:
-      g_value_set_uint64 (value, psc_stats_get_capacity_failures (&stats));
-      break;
-    case PROP_REJECTED:
-      g_value_set_uint64 (value, psc_stats_get_rejected_total (&stats));
-      break;
-    default:
-      if (prop_id >= PROP_JOBS_QUEUED && prop_id <= PROP_OWNER_WAIT_NS)
-        g_value_set_uint64 (value, psc_stats_get_async (&stats, async_props[prop_id - PROP_JOBS_QUEUED]));
+      if (prop_id >= PROP_PERSIST_FIRST && prop_id < PROP_COUNTERS_FIRST)
+        psc_cache_persist_get_property (self, prop_id - PROP_PERSIST_FIRST, value);
+      else if (prop_id >= PROP_COUNTERS_FIRST && prop_id < N_PROPS)
+        psc_cache_counters_get_property (self, prop_id - PROP_COUNTERS_FIRST, value);
       else
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -398,18 +356,11 @@ psc_cache_set_property (GObject      *object,
       psc_cache_set_eviction_idle_frames (self, g_value_get_uint (value));
       break;
     default:
-      if (prop_id >= PROP_PERSIST_FIRST && prop_id < N_PROPS)
+      if (prop_id >= PROP_PERSIST_FIRST && prop_id < PROP_COUNTERS_FIRST)
         psc_cache_persist_set_property (self, prop_id - PROP_PERSIST_FIRST, value);
       else
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
-}
-
-static GParamSpec *
-psc_counter_pspec (const char *name)
-{
-  return g_param_spec_uint64 (name, NULL, NULL, 0, G_MAXUINT64, 0,
-                              G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 }
 
 #define PSC_CONSTRUCT_ONLY (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | \
@@ -515,191 +466,6 @@ psc_cache_class_init (PscCacheClass *klass)
   props[PROP_PUBLISH_BUDGET_US] = psc_option_pspec ("publish-budget-us", G_MAXUINT);
 
   /**
-   * PscCache:hits:
-   *
-   * Requests answered with an existing object, over all kinds. Like every
-   * counter property it is read from the counters on demand (from any
-   * thread) and never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_HITS] = psc_counter_pspec ("hits");
-
-  /**
-   * PscCache:misses:
-   *
-   * Requests that found no existing object, over all kinds. Read on demand,
-   * never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_MISSES] = psc_counter_pspec ("misses");
-
-  /**
-   * PscCache:creations:
-   *
-   * Objects created through the driver, over all kinds. Read on demand,
-   * never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_CREATIONS] = psc_counter_pspec ("creations");
-
-  /**
-   * PscCache:creation-time-ns:
-   *
-   * Nanoseconds spent in the driver creating objects, over all kinds. Read
-   * on demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_CREATION_TIME_NS] = psc_counter_pspec ("creation-time-ns");
-
-  /**
-   * PscCache:entries:
-   *
-   * Objects the cache holds now, over all kinds. Read on demand, never
-   * notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_ENTRIES] = psc_counter_pspec ("entries");
-
-  /**
-   * PscCache:host-bytes:
-   *
-   * Host memory held for keys and entries, over all kinds, in bytes. Read
-   * on demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_HOST_BYTES] = psc_counter_pspec ("host-bytes");
-
-  /**
-   * PscCache:capacity-failures:
-   *
-   * Requests refused because a collision bucket was full. Read on demand,
-   * never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_CAPACITY_FAILURES] = psc_counter_pspec ("capacity-failures");
-
-  /**
-   * PscCache:rejected:
-   *
-   * Failed requests, over all reasons; [method@Psc.Cache.get_stats] gives
-   * them per [error@Psc.Error] code. Read on demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_REJECTED] = psc_counter_pspec ("rejected");
-
-  /**
-   * PscCache:jobs-queued:
-   *
-   * Compile jobs waiting for a worker now. Read on demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_JOBS_QUEUED] = psc_counter_pspec ("jobs-queued");
-
-  /**
-   * PscCache:jobs-in-flight:
-   *
-   * Compile jobs a worker is compiling now. Read on demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_JOBS_IN_FLIGHT] = psc_counter_pspec ("jobs-in-flight");
-
-  /**
-   * PscCache:jobs-completed:
-   *
-   * Asynchronous compiles published as Ready. Read on demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_JOBS_COMPLETED] = psc_counter_pspec ("jobs-completed");
-
-  /**
-   * PscCache:jobs-failed:
-   *
-   * Compiles the driver refused. Read on demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_JOBS_FAILED] = psc_counter_pspec ("jobs-failed");
-
-  /**
-   * PscCache:stale-discards:
-   *
-   * Worker results discarded because their request was superseded. Read on
-   * demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_STALE_DISCARDS] = psc_counter_pspec ("stale-discards");
-
-  /**
-   * PscCache:waiters-served:
-   *
-   * Completion callbacks called. Read on demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_WAITERS_SERVED] = psc_counter_pspec ("waiters-served");
-
-  /**
-   * PscCache:overflow-fallbacks:
-   *
-   * Critical requests created synchronously because a queue was full. Read
-   * on demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_OVERFLOW_FALLBACKS] = psc_counter_pspec ("overflow-fallbacks");
-
-  /**
-   * PscCache:overflow-skips:
-   *
-   * Non-critical requests refused because a queue was full. Read on demand,
-   * never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_OVERFLOW_SKIPS] = psc_counter_pspec ("overflow-skips");
-
-  /**
-   * PscCache:evictions:
-   *
-   * Idle pipelines evicted. Read on demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_EVICTIONS] = psc_counter_pspec ("evictions");
-
-  /**
-   * PscCache:retirements-pending:
-   *
-   * Retired handles waiting for the GPU timeline. Read on demand, never
-   * notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_RETIREMENTS_PENDING] = psc_counter_pspec ("retirements-pending");
-
-  /**
-   * PscCache:owner-wait-ns:
-   *
-   * Nanoseconds the owner thread spent creating pipelines synchronously.
-   * Read on demand, never notified.
-   *
-   * Since: 0.1
-   */
-  props[PROP_OWNER_WAIT_NS] = psc_counter_pspec ("owner-wait-ns");
-
-  /**
    * PscCache:eviction-idle-frames:
    *
    * When non-zero, [method@Psc.Cache.begin_frame] evicts Ready, unpinned
@@ -714,7 +480,9 @@ psc_cache_class_init (PscCacheClass *klass)
                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   psc_cache_persist_class_init (props, PROP_PERSIST_FIRST);
+  psc_cache_counters_class_init (props, PROP_COUNTERS_FIRST);
   g_object_class_install_properties (object_class, N_PROPS, props);
+  psc_cache_signals_class_init (object_class);
 }
 
 static void
@@ -803,6 +571,9 @@ psc_cache_open (PscCache  *self,
   self->backend = backend;
   self->owner = g_thread_ref (g_thread_self ());
   self->pending = g_ptr_array_new ();
+  /* The first frame's notifications compare with the counters as they are
+   * now (persistence may have loaded files). */
+  psc_cache_counters_baseline (self);
   return TRUE;
 }
 
@@ -1062,9 +833,22 @@ psc_cache_get_eviction_idle_frames (PscCache *self)
  * destroyed only once @completed_timeline_value reaches both the frame it
  * was retired in and its last request's frame plus %PSC_BORROW_FRAMES.
  *
- * Callbacks it runs may make requests, drop references to the cache or
- * call [method@Psc.Cache.close] (the cache then closes when this call
- * returns); calling psc_cache_begin_frame() from such a callback is a
+ * Then, in this order, it emits the signals of what happened since the
+ * previous call, in the order it happened
+ * ([signal@Psc.Cache::shader-reloaded] for reloads made meanwhile,
+ * [signal@Psc.Cache::pipeline-ready] and
+ * [signal@Psc.Cache::pipeline-failed] for this frame's publications), then
+ * [signal@Psc.Cache::evicted] once with the pipelines evicted meanwhile and
+ * in this frame, then `notify` for each counter property whose value
+ * changed since the previous call. One frame holds at most 1,024
+ * pipeline and shader events; the rest are not emitted, and are counted in
+ * [property@Psc.Cache:signals-dropped]. Events of a frame that nobody
+ * listens to are discarded, not kept for a later handler.
+ *
+ * Callbacks and signal handlers it runs may make requests, drop references
+ * to the cache or call [method@Psc.Cache.close] (the cache then closes when
+ * this call returns, after the rest of the frame's callbacks and signals);
+ * calling psc_cache_begin_frame() from such a callback or handler is a
  * programming error (a critical; the nested call is ignored).
  *
  * Owner thread only (rule (b)): from another thread it is a programming
@@ -1094,6 +878,9 @@ psc_cache_begin_frame (PscCache *self,
   psc_core_begin_frame (self->core, frame, completed_timeline_value);
   psc_cache_async_pump (self);
   psc_cache_persist_pump (self);
+  /* The core's pump is over: signals and notifications may call back. */
+  psc_cache_signals_emit (self);
+  psc_cache_counters_notify (self, props, PROP_COUNTERS_FIRST);
   self->in_pump = FALSE;
   if (self->close_requested)
     psc_cache_close (self, self->close_timeline);

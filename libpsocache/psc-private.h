@@ -96,6 +96,9 @@ G_GNUC_INTERNAL PscStats *psc_stats_new_snapshot (PscCore *core,
  * psc-cache-objects.c (the synchronous requests) and psc-cache-async.c
  * (asynchronous requests, GTasks, hot reload, eviction).
  */
+/* The counter properties of psc-cache-counters.c. */
+#define PSC_CACHE_COUNTERS_N_PROPS 45
+
 struct _PscCache
 {
   GObject parent_instance;
@@ -132,6 +135,10 @@ struct _PscCache
   gboolean in_pump;
   gboolean close_requested;
   guint64 close_timeline;
+
+  /* psc-cache-counters.c: each counter property's value at the previous
+   * frame (owner thread). */
+  guint64 counter_values[PSC_CACHE_COUNTERS_N_PROPS];
 };
 
 /* psc_cache_new_full() with the core's test hooks (NULL: none). Only the
@@ -164,6 +171,23 @@ G_GNUC_INTERNAL gboolean psc_cache_persist_open (PscCache *self, PscCoreConfig *
 G_GNUC_INTERNAL void psc_cache_persist_opened (PscCache *self);
 G_GNUC_INTERNAL void psc_cache_persist_pump (PscCache *self);
 G_GNUC_INTERNAL void psc_cache_persist_free (PscCache *self);
+
+/* psc-cache-counters.c: the counter properties (hits, ..., the
+ * persistence counters, signals-dropped), installed at props[first]
+ * onwards; get takes the offset from first. baseline records their values
+ * (at open); notify, from psc_cache_begin_frame, notifies those whose value
+ * changed since, within one freeze/thaw. */
+G_GNUC_INTERNAL void psc_cache_counters_class_init (GParamSpec **props, guint first);
+G_GNUC_INTERNAL void psc_cache_counters_get_property (PscCache *self, guint offset, GValue *value);
+G_GNUC_INTERNAL void psc_cache_counters_baseline (PscCache *self);
+G_GNUC_INTERNAL void psc_cache_counters_notify (PscCache *self, GParamSpec **props, guint first);
+
+/* psc-cache-signals.c: PscCache's signals (pipeline-ready, pipeline-failed,
+ * shader-reloaded, evicted). emit takes the core's events of this frame
+ * (psc_core_take_events) and emits them; psc_cache_begin_frame calls it
+ * after the core's pump, with the cache referenced. */
+G_GNUC_INTERNAL void psc_cache_signals_class_init (GObjectClass *object_class);
+G_GNUC_INTERNAL void psc_cache_signals_emit (PscCache *self);
 
 /* psc-error.c: sets @error for a call on a cache that is not open
  * (PSC_ERROR_CLOSED): its initialization failed with @init_error, or it was

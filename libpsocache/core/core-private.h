@@ -89,7 +89,19 @@ typedef struct {
   _Atomic uint64_t retired, owner_wait_ns, fallbacks_returned, stale_returned;
   _Atomic uint64_t unpublished;
   _Atomic uint64_t driver_cache_hits, driver_cache_misses;   /* owner and workers: atomic RMW */
+  _Atomic uint64_t events_dropped;
 } PscAtomicStats;
+
+/* The owner thread's event queue (events.c): two buffers of
+ * PSC_CORE_EVENT_CAPACITY, allocated at the first event; `current` is the
+ * one being filled. */
+typedef struct {
+  PscCoreEvent *buffer[2];
+  uint32_t current;
+  uint32_t count;
+  uint32_t evicted;
+  uint32_t dropped;
+} PscEventQueue;
 
 struct PscCore {
   PscCoreConfig cfg;
@@ -150,6 +162,9 @@ struct PscCore {
   VkPipelineCreationFeedback last_feedback;   /* the driver's, of the last one */
   uint32_t inject_failures;       /* test hook */
   VkResult inject_result;
+
+  /* events.c */
+  PscEventQueue events;
 
   /* retire.c */
   PscRetired *retired;

@@ -6,6 +6,7 @@
 #include "core-private.h"
 
 #include "driver-cache.h"
+#include "events.h"
 #include "objects.h"
 #include "prepared.h"
 #include "requests.h"
@@ -181,6 +182,7 @@ psc_core_free (PscCore *core)
         psc_core_close_unowned (core);
     }
   psc_requests_free (core);
+  psc_events_free (core);
   psc_prepared_free (core);
   for (int k = 0; k < PSC_KIND_COUNT; k++)
     psc_store_free (core->stores[k]);

@@ -335,6 +335,8 @@ typedef struct {
    * pipeline cache given to it, and as not. Neither counts without
    * feedback. */
   uint64_t driver_cache_hits, driver_cache_misses;
+  /* Owner-thread events (events.h) that did not fit their bounded queue. */
+  uint64_t events_dropped;
 } PscCoreStats;
 
 /* Test-only configuration. Zero means "off" for every field. */
@@ -575,6 +577,66 @@ PSC_INTERNAL uint32_t psc_core_evict (PscCore *core, uint32_t idle_frames);
 PSC_INTERNAL void psc_core_set_auto_evict (PscCore *core, uint32_t idle_frames);
 #define PSC_CORE_BORROW_FRAMES 3
 
+
+/* ---------------------------------------------------------------------------
+ * Owner-thread events (events.c), for the layer above's signals. The
+ * modules where they happen record them, on the owner thread, into a
+ * bounded queue; nothing is called. The layer above takes them after
+ * psc_core_begin_frame returned (psc_core_take_events), so what it runs
+ * for them may call back into the core: the core is not in its pump.
+ *
+ *   PIPELINE_READY   a worker's pipeline was published Ready by the pump
+ *                    (pipeline, key_hash, kind); pipelines created on the
+ *                    owner thread (WAIT, an overflowing critical request)
+ *                    are not events: the call returned them;
+ *   PIPELINE_FAILED  a worker's compile failed and the entry became Failed
+ *                    (key_hash, kind, result);
+ *   SHADER_RELOADED  psc_core_replace_shader succeeded (shader_id, the new
+ *                    generation).
+ * key_hash is the key's hash by the one rule (psc_core_hash), the same as
+ * psc_core_key_hash gives for the request. Evictions are not queued: they
+ * are counted (psc_core_evict's and the pump's automatic ones together).
+ * A queue that is full (PSC_CORE_EVENT_CAPACITY) drops the event and
+ * counts it (PscCoreStats.events_dropped, and the taken batch's dropped).
+ */
+typedef enum {
+  PSC_CORE_EVENT_PIPELINE_READY = 1,
+  PSC_CORE_EVENT_PIPELINE_FAILED = 2,
+  PSC_CORE_EVENT_SHADER_RELOADED = 3,
+} PscCoreEventType;
+
+typedef struct {
+  uint8_t type;                 /* PscCoreEventType */
+  uint8_t kind;                 /* PSC_KIND_GRAPHICS or _COMPUTE (pipeline events) */
+  int32_t result;               /* PIPELINE_FAILED: the driver's VkResult */
+  uint32_t shader_id;           /* SHADER_RELOADED */
+  uint32_t generation;          /* SHADER_RELOADED: the new one */
+  uint64_t pipeline;            /* PIPELINE_READY: the handle */
+  uint64_t key_hash;            /* pipeline events */
+} PscCoreEvent;
+
+#define PSC_CORE_EVENT_CAPACITY 1024
+
+/* One batch: the events in the order they happened, the pipelines evicted
+ * and the events dropped since the previous batch. */
+typedef struct {
+  const PscCoreEvent *events;   /* valid until the next psc_core_take_events */
+  uint32_t count;
+  uint32_t evicted;
+  uint32_t dropped;
+} PscCoreEvents;
+
+/* Takes what was recorded since the last call (owner thread; nothing once
+ * closed). The queue is double-buffered: events recorded while the caller
+ * works through this batch go to the next one. Returns whether the batch
+ * holds anything (an event, an eviction or a drop). */
+PSC_INTERNAL bool psc_core_take_events (PscCore *core, PscCoreEvents *out);
+/* The hash of a graphics or compute request's canonical key (ci is a
+ * VkGraphicsPipelineCreateInfo or a VkComputePipelineCreateInfo), the
+ * key_hash of its events; validated like a request, nothing is created.
+ * A refused ci is counted like a refused request. Owner thread. */
+PSC_INTERNAL PscStatus psc_core_key_hash (PscCore *core, PscKind kind, const void *ci,
+                                          uint64_t *hash, PscCoreError *err);
 
 /* Prepared keys: ids start at 1; 0 is never a valid id. */
 PSC_INTERNAL PscStatus psc_core_prepare_graphics (PscCore *core, const VkGraphicsPipelineCreateInfo *ci,

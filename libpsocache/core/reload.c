@@ -14,6 +14,7 @@
  */
 #include "reload.h"
 
+#include "events.h"
 #include "requests.h"
 #include "resolver.h"
 #include "retire.h"
@@ -105,6 +106,8 @@ psc_core_replace_shader (PscCore *core, VkShaderModule module, const uint32_t *c
                    !core->cfg.pass_through);
   psc_shaders_doom (core, index, old);
   psc_core_update_bytes (core, PSC_KIND_SHADER);
+  psc_events_shader_reloaded (core, psc_store_id (s, index),
+                              psc_store_entry (s, index)->shader.generation);
   *new_module = m;
   return PSC_STATUS_OK;
 }

@@ -8,6 +8,7 @@
 #include "feedback.h"
 
 #include "async.h"
+#include "events.h"
 #include "graphics-key.h"
 #include "keys.h"
 #include "resolver.h"
@@ -388,9 +389,15 @@ consume_completion (PscCore *core, const PscCompletion *c)
       psc_stat_add (&core->stats.completed, 1);
       psc_stat_add (&core->stats.kinds[kind].creations, 1);
       publish_ready (core, kind, index, c->pipeline);
+      psc_events_pipeline (core, PSC_CORE_EVENT_PIPELINE_READY,
+                           psc_core_entry (core, kind, index), VK_SUCCESS);
     }
   else
-    publish_failed (core, kind, index, c->result);
+    {
+      publish_failed (core, kind, index, c->result);
+      psc_events_pipeline (core, PSC_CORE_EVENT_PIPELINE_FAILED,
+                           psc_core_entry (core, kind, index), c->result);
+    }
   release_job (core, c->job);
 }
 
@@ -848,6 +855,20 @@ psc_core_graphics_key_size (PscCore *core, const VkGraphicsPipelineCreateInfo *c
   if (st != PSC_STATUS_OK)
     return psc_core_reject (core, st);
   *size = w.len;
+  return PSC_STATUS_OK;
+}
+
+PscStatus
+psc_core_key_hash (PscCore *core, PscKind kind, const void *ci, uint64_t *hash, PscCoreError *err)
+{
+  CHECK_REQUEST (core, ci, err);
+  KEY_BUFFER (w);
+  PscStatus st = kind == PSC_KIND_GRAPHICS
+    ? psc_encode_graphics (ci, core->cfg.rendering, &core->resolver, &w, err)
+    : psc_encode_compute (ci, &core->resolver, &w, err);
+  if (st != PSC_STATUS_OK)
+    return psc_core_reject (core, st);
+  *hash = psc_core_hash (core, w.data, w.len);
   return PSC_STATUS_OK;
 }
 

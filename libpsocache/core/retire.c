@@ -4,6 +4,7 @@
  */
 #include "retire.h"
 
+#include "events.h"
 #include "shaders.h"
 #include "stats.h"
 #include "vkobjects.h"
@@ -147,7 +148,10 @@ pump_slice (PscCore *core, PscKind kind, uint64_t evict_idle)
           if (e->state == PSC_ENTRY_FAILED)
             psc_core_forget_entry (core, kind, i);
           else if (psc_retire_entry (core, kind, i) && evicted)
-            psc_stat_add (&core->stats.evictions, 1);
+            {
+              psc_stat_add (&core->stats.evictions, 1);
+              psc_events_evicted (core, 1);
+            }
         }
       pos = pos > 0 ? pos - 1 : psc_store_live_count (s) - 1;
     }
@@ -198,6 +202,7 @@ psc_core_evict (PscCore *core, uint32_t idle_frames)
         }
     }
   psc_stat_add (&core->stats.evictions, evicted);
+  psc_events_evicted (core, evicted);
   return evicted;
 }
 

@@ -73,6 +73,7 @@ psc_core_get_stats (const PscCore *core, PscCoreStats *out)
   out->async.unpublished = atomic_load_explicit (&s->unpublished, memory_order_seq_cst);
   out->driver_cache_hits = L (s->driver_cache_hits);
   out->driver_cache_misses = L (s->driver_cache_misses);
+  out->events_dropped = L (s->events_dropped);
   out->async.in_flight = atomic_load_explicit (&s->in_flight, memory_order_seq_cst);
   out->async.queued = atomic_load_explicit (&s->queued, memory_order_seq_cst);
 #define A(f) out->async.f = L (s->f)

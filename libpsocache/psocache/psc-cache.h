@@ -301,6 +301,14 @@ PSC_AVAILABLE_IN_0_1
 gsize psc_cache_get_graphics_key_size (PscCache *self,
                                        const VkGraphicsPipelineCreateInfo *info,
                                        GError **error);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_cache_get_graphics_key_hash (PscCache *self,
+                                          const VkGraphicsPipelineCreateInfo *info,
+                                          guint64 *hash, GError **error);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_cache_get_compute_key_hash (PscCache *self,
+                                         const VkComputePipelineCreateInfo *info,
+                                         guint64 *hash, GError **error);
 
 /* Prepared keys */
 PSC_AVAILABLE_IN_0_1

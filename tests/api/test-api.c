@@ -849,6 +849,9 @@ ROW_A (get_compat_render_pass, psc_cache_get_compat_render_pass (cache, &tc.rend
 ROW_A (get_graphics_pipeline, psc_cache_get_graphics_pipeline (cache, tc.graphics, error), VK_NULL_HANDLE)
 ROW_A (get_compute_pipeline, psc_cache_get_compute_pipeline (cache, &tc.compute, error), VK_NULL_HANDLE)
 ROW_A (get_graphics_key_size, psc_cache_get_graphics_key_size (cache, tc.graphics, error), 0)
+static guint64 tc_hash;
+ROW_A (get_graphics_key_hash, psc_cache_get_graphics_key_hash (cache, tc.graphics, &tc_hash, error), FALSE)
+ROW_A (get_compute_key_hash, psc_cache_get_compute_key_hash (cache, &tc.compute, &tc_hash, error), FALSE)
 ROW_A (prepare_graphics_pipeline, psc_cache_prepare_graphics_pipeline (cache, tc.graphics, error), 0)
 ROW_A (prepare_compute_pipeline, psc_cache_prepare_compute_pipeline (cache, &tc.compute, error), 0)
 ROW_A (get_prepared_pipeline, psc_cache_get_prepared_pipeline (cache, tc.prepared, error), VK_NULL_HANDLE)
@@ -906,7 +909,8 @@ static const struct {
   A (register_shader), A (register_shader_bytes), A (release_shader), A (release_shader_id),
   A (replace_shader), A (replace_shader_bytes), A (get_sampler), A (get_descriptor_set_layout),
   A (get_pipeline_layout), A (get_compat_render_pass), A (get_graphics_pipeline),
-  A (get_compute_pipeline), A (get_graphics_key_size), A (prepare_graphics_pipeline),
+  A (get_compute_pipeline), A (get_graphics_key_size), A (get_graphics_key_hash),
+  A (get_compute_key_hash), A (prepare_graphics_pipeline),
   A (prepare_compute_pipeline), A (get_prepared_pipeline), A (request_graphics_pipeline),
   A (request_compute_pipeline), A (request_prepared_pipeline), A (get_graphics_pipeline_async),
   A (get_compute_pipeline_async), A (set_fallback), A (pin), A (unpin),
