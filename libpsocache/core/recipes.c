@@ -328,31 +328,13 @@ export_object (PscCore *core, PscRecipeSink *sink, uint8_t kind, uint32_t id, ui
   return export_key (core, sink, PSC_RECIPE_RECORD_OBJECT, kind, 0, e->key, e->key_len, hash, err);
 }
 
-/* Whether every shader the key names is still at the generation it was
- * made from (a reloaded shader's entry holds the new code). */
-static bool
-shaders_current (const PscCore *core, const PscEntry *e)
-{
-  uint32_t ids[PSC_MAX_GRAPHICS_STAGES], gens[PSC_MAX_GRAPHICS_STAGES];
-  const int n = psc_pipeline_key_shaders (e->key, e->key_len, ids, gens, NULL);
-  if (e->stale || n < 0)
-    return false;
-  for (int i = 0; i < n; i++)
-    {
-      const PscEntry *s = psc_shader_for_id (core, ids[i]);
-      if (s == NULL || s->shader.generation != gens[i])
-        return false;
-    }
-  return true;
-}
-
 static PscStatus
 export_entry (PscCore *core, const PscEntry *e, uint64_t last_used, PscRecipeSink *sink,
               PscCoreError *err)
 {
   if (e->key == NULL)
     return psc_core_fail (err, PSC_STATUS_FAILED, "pipeline", "its key was lost (out of memory)");
-  if (!shaders_current (core, e))
+  if (!psc_shaders_current (core, e))
     return psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "pipeline",
                           "a shader it uses was reloaded since it was made");
   const uint8_t kind = e->kind == PSC_KIND_GRAPHICS ? PSC_RECIPE_GRAPHICS : PSC_RECIPE_COMPUTE;

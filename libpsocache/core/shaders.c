@@ -46,6 +46,22 @@ psc_shaders_registered (const PscCore *core, const PscEntry *p)
   return true;
 }
 
+bool
+psc_shaders_current (const PscCore *core, const PscEntry *p)
+{
+  uint32_t ids[PSC_MAX_GRAPHICS_STAGES], gens[PSC_MAX_GRAPHICS_STAGES];
+  const int n = p->key != NULL ? psc_pipeline_key_shaders (p->key, p->key_len, ids, gens, NULL) : -1;
+  if (p->stale || n < 0)
+    return false;
+  for (int i = 0; i < n; i++)
+    {
+      const PscEntry *e = psc_shader_for_id (core, ids[i]);
+      if (e == NULL || e->shader.generation != gens[i])
+        return false;
+    }
+  return true;
+}
+
 void
 psc_shaders_add_pipeline (PscCore *core, const PscEntry *p)
 {

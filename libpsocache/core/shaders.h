@@ -25,6 +25,10 @@ PSC_INTERNAL PscEntry *psc_shader_for_id (const PscCore *core, uint32_t id);
 PSC_INTERNAL bool psc_shader_current (const PscCore *core, uint32_t id, uint32_t generation);
 /* True if every shader a pipeline entry names is registered (Ready). */
 PSC_INTERNAL bool psc_shaders_registered (const PscCore *core, const PscEntry *pipeline);
+/* True if a pipeline entry is not stale and every shader it names is still
+ * at the generation its key names (Ready or Released): no hot reload
+ * replaced the code it was made from. */
+PSC_INTERNAL bool psc_shaders_current (const PscCore *core, const PscEntry *pipeline);
 
 /* A pipeline entry names its shaders while it lives (any state). */
 PSC_INTERNAL void psc_shaders_add_pipeline (PscCore *core, const PscEntry *pipeline);

@@ -486,4 +486,13 @@ gboolean psc_cache_unpin_object (PscCache *self, PscObjectKind kind, guint64 han
 PSC_AVAILABLE_IN_0_3
 gboolean psc_cache_set_fallback_pipeline (PscCache *self, guint64 pipeline, GError **error);
 
+/* Recipes of what a cache made (psc-cache-recipe-export.c) */
+PSC_AVAILABLE_IN_0_3
+PscRecipe *psc_cache_get_recipe_for_pipeline (PscCache *self, guint64 pipeline, GError **error);
+typedef gboolean (*PscRecipeLogFunc) (guint64 recipe_hash, PscRecipe *recipe, const char *reason,
+                                      const char *message, gpointer user_data);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_cache_get_recipes_for_log (PscCache *self, GBytes *log, PscRecipeLogFunc func,
+                                        gpointer user_data, GError **error);
+
 G_END_DECLS
