@@ -124,6 +124,17 @@ read_regular (PscToolFile *f, gsize *len)
   return (guint8 *) data;
 }
 
+GBytes *
+psc_tool_read_file (const char *path, PscFileReason *why)
+{
+  PscToolFile f = { .path = (char *) path, .reason = PSC_FILE_OK };
+  gsize len = 0;
+  guint8 *data = read_regular (&f, &len);
+
+  *why = f.reason;
+  return data != NULL ? g_bytes_new_take (data, len) : NULL;
+}
+
 PscToolFile *
 psc_tool_file_inspect (const char *path, const PscDeviceIdentity *device)
 {

@@ -53,6 +53,11 @@ PscToolFile *psc_tool_file_inspect (const char *path, const PscDeviceIdentity *d
 void psc_tool_file_free (PscToolFile *f);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscToolFile, psc_tool_file_free)
 
+/* The contents of a regular file, read without following a link, or NULL
+ * with *why: PSC_FILE_SYMLINK, PSC_FILE_NOT_REGULAR, PSC_FILE_OVERSIZED
+ * (above 1 GiB) or PSC_FILE_IO (missing or unreadable). */
+GBytes *psc_tool_read_file (const char *path, PscFileReason *why);
+
 /* Every entry of @dir (sorted by name), or NULL with @error. */
 GPtrArray *psc_tool_inspect_directory (const char *dir, const PscDeviceIdentity *device,
                                        GError **error);

@@ -1,17 +1,21 @@
 /* psocache-tool: offline inspection of libpsocache cache directories.
  *
  *   psocache-tool inspect [--json] [--no-device] DIR|FILE...
- *   psocache-tool verify [--json] [--no-device] DIR|FILE...
+ *   psocache-tool verify [--json] [--no-device] [--probe] DIR|FILE...
+ *   psocache-tool export [--output DIR | --json-lines] [CACHE-DIR]
  *
  * Exit codes (documented in psocache-tool(1)): 0 success (verify: every
- * file valid), 1 verify found an invalid file, 2 a usage error, 3 a path
- * that cannot be read.
+ * file valid; export: every recorded pipeline exported), 1 verify found an
+ * invalid file (export: a recipe was skipped, the log is damaged, or the
+ * export could not run), 2 a usage error, 3 a path that cannot be read
+ * (export: or an output directory that cannot be written).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "cache-files.h"
 #include "sanitizer.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,17 +381,266 @@ cmd_verify (const ToolOptions *o, GPtrArray *files, gboolean have_device)
   return invalid > 0 ? EXIT_INVALID : EXIT_SUCCESS;
 }
 
+/* Export ---------------------------------------------------------------- */
+
+/* What became of one pipeline record. */
+typedef struct {
+  PscRecipe *recipe;          /* NULL: skipped */
+  char *reason, *message;     /* why it was skipped */
+} ExportItem;
+
+typedef struct {
+  GArray *order;              /* recipe hashes (guint64), in the log's order */
+  GHashTable *items;          /* recipe hash -> ExportItem */
+  gboolean retry;             /* the legacy pass: only records the first pass rejected */
+  gboolean any_rejected;
+} Export;
+
+static void
+export_item_free (gpointer data)
+{
+  ExportItem *it = data;
+  g_clear_object (&it->recipe);
+  g_free (it->reason);
+  g_free (it->message);
+  g_free (it);
+}
+
+static gboolean
+collect_recipe (guint64      hash,
+                PscRecipe   *recipe,
+                const char  *reason,
+                const char  *message,
+                gpointer     user_data)
+{
+  Export *e = user_data;
+  ExportItem *it = g_hash_table_lookup (e->items, &hash);
+
+  if (!e->retry)
+    {
+      guint64 *key = g_new (guint64, 1);
+      *key = hash;
+      it = g_new0 (ExportItem, 1);
+      g_hash_table_insert (e->items, key, it);
+      g_array_append_val (e->order, hash);
+    }
+  else if (it == NULL || g_strcmp0 (it->reason, "rejected") != 0)
+    return TRUE;
+  /* A record another backend rejects too keeps the first pass's reason. */
+  if (recipe == NULL && e->retry && g_strcmp0 (reason, "rejected") == 0)
+    return TRUE;
+  g_clear_pointer (&it->reason, g_free);
+  g_clear_pointer (&it->message, g_free);
+  if (recipe != NULL)
+    it->recipe = g_object_ref (recipe);
+  else
+    {
+      it->reason = g_strdup (reason);
+      it->message = g_strdup (message);
+      e->any_rejected |= g_strcmp0 (reason, "rejected") == 0;
+    }
+  return TRUE;
+}
+
+/* One pass over the log with a scratch cache of @backend (in memory: no
+ * application id, no directory); *used receives the backend it got. */
+static gboolean
+export_pass (PscDevice *device, PscBackend backend, GBytes *log, Export *e, PscBackend *used,
+             GError **error)
+{
+  g_autoptr(PscCache) cache = NULL;
+  gboolean ok;
+
+  cache = g_initable_new (PSC_TYPE_CACHE, NULL, error, "device", device, "backend", backend,
+                          "workers", 1, "recipe-bytes", (guint64) 64 << 20, NULL);
+  if (cache == NULL)
+    return FALSE;
+  *used = psc_cache_get_backend (cache);
+  ok = psc_cache_get_recipes_for_log (cache, log, collect_recipe, e, error);
+  psc_cache_close (cache, 0);
+  return ok;
+}
+
+static int
+write_exports (Export *e, const char *output, guint *exported)
+{
+  if (output != NULL && g_mkdir_with_parents (output, 0755) != 0)
+    {
+      g_printerr (_("psocache-tool export: %s: cannot create the directory (%s)\n"), output,
+                  g_strerror (errno));
+      return EXIT_UNREADABLE;
+    }
+  for (guint i = 0; i < e->order->len; i++)
+    {
+      const guint64 hash = g_array_index (e->order, guint64, i);
+      const ExportItem *it = g_hash_table_lookup (e->items, &hash);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *json = NULL;
+
+      if (it->recipe == NULL)
+        {
+          g_printerr (_("psocache-tool export: recipe %016" G_GINT64_MODIFIER "x skipped: %s (%s)\n"),
+                      hash, it->reason, it->message);
+          continue;
+        }
+      json = psc_recipe_to_json (it->recipe, output != NULL, &error);
+      if (json == NULL)
+        {
+          g_printerr (_("psocache-tool export: recipe %016" G_GINT64_MODIFIER "x skipped: %s\n"),
+                      hash, error->message);
+          continue;
+        }
+      if (output == NULL)
+        g_print ("%s\n", json);
+      else
+        {
+          g_autofree char *name = g_strdup_printf ("%016" G_GINT64_MODIFIER "x.json", hash);
+          g_autofree char *path = g_build_filename (output, name, NULL);
+          g_autofree char *text = g_strconcat (json, "\n", NULL);
+          if (!g_file_set_contents (path, text, -1, &error))
+            {
+              g_printerr ("psocache-tool export: %s\n", error->message);
+              return EXIT_UNREADABLE;
+            }
+        }
+      (*exported)++;
+    }
+  return EXIT_SUCCESS;
+}
+
+/* The log of a cache directory (or the log itself), exported. */
+static int
+cmd_export (const char *path, const char *output)
+{
+  g_autofree char *log_path = NULL;
+  g_autoptr(GBytes) log = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscDevice) device = NULL;
+  g_autoptr(PscToolFile) file = NULL;
+  Export e = { 0 };
+  PscBackend used = PSC_BACKEND_AUTO;
+  PscFileReason why;
+  guint exported = 0;
+  int status = EXIT_SUCCESS;
+  gboolean damaged;
+
+  log_path = g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK)
+             ? g_build_filename (path, "recipes.psclog", NULL) : g_strdup (path);
+  log = psc_tool_read_file (log_path, &why);
+  if (log == NULL)
+    {
+      g_printerr (_("psocache-tool export: %s: %s (%s)\n"), log_path, psc_file_reason_name (why),
+                  why == PSC_FILE_IO ? _("no such file, or it cannot be read")
+                                     : psc_file_reason_describe (why));
+      return EXIT_UNREADABLE;
+    }
+  file = psc_tool_file_inspect (log_path, NULL);
+  damaged = file->kind == PSC_TOOL_FILE_RECIPES && (file->skipped > 0 || file->torn);
+  if (damaged)
+    g_printerr (_("psocache-tool export: %s: %" G_GUINT64_FORMAT " damaged records skipped%s\n"),
+                log_path, file->skipped, file->torn ? _(", torn tail ignored") : "");
+
+  psc_demo_keep_driver_resident ();
+  device = psc_device_new_headless (PSC_DEVICE_FLAGS_NONE, &error);
+  if (device == NULL)
+    {
+      g_printerr (_("psocache-tool export: no Vulkan device (%s): recipes resolve against one\n"),
+                  error->message);
+      return EXIT_INVALID;
+    }
+  e.order = g_array_new (FALSE, FALSE, sizeof (guint64));
+  e.items = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, export_item_free);
+  if (!export_pass (device, PSC_BACKEND_AUTO, log, &e, &used, &error))
+    status = EXIT_INVALID;
+  /* Graphics records of a legacy-backend cache resolve on that backend. */
+  else if (e.any_rejected && used != PSC_BACKEND_LEGACY)
+    {
+      e.retry = TRUE;
+      if (!export_pass (device, PSC_BACKEND_LEGACY, log, &e, &used, &error))
+        status = EXIT_INVALID;
+    }
+  if (status != EXIT_SUCCESS)
+    g_printerr ("psocache-tool export: %s: %s\n", log_path, error->message);
+  else
+    {
+      status = write_exports (&e, output, &exported);
+      if (output != NULL)
+        g_print (_("%u of %u recorded pipelines exported to %s\n"), exported, e.order->len, output);
+      else
+        g_printerr (_("%u of %u recorded pipelines exported\n"), exported, e.order->len);
+      if (status == EXIT_SUCCESS && (exported < e.order->len || damaged))
+        status = EXIT_INVALID;
+    }
+  g_array_unref (e.order);
+  g_hash_table_unref (e.items);
+  return status;
+}
+
+/* export's own options: an output choice and at most one directory. */
+static int
+run_export (int argc, char **argv)
+{
+  g_autofree char *output = NULL;
+  gboolean json_lines = FALSE;
+  char **paths = NULL;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write one recipe JSON document per recorded pipeline into DIR, named by its recipe "
+         "hash (DIR/HASH.json; DIR is created)"), N_("DIR") },
+    { "json-lines", 0, 0, G_OPTION_ARG_NONE, &json_lines,
+      N_("Print one recipe JSON document per line on standard output (the default)"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("[CACHE-DIR]") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_set_prgname ("psocache-tool export");
+  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
+  g_option_context_set_summary (ctx, _("Export the warm-up recipes a cache directory recorded "
+                                       "(its recipes.psclog; the current directory when none is "
+                                       "given) as recipe JSON documents. Each recipe is resolved "
+                                       "against this machine's default Vulkan device; recipes "
+                                       "that no longer resolve are reported and skipped."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      g_printerr ("psocache-tool export: %s\n", error->message);
+      g_strfreev (paths);
+      return EXIT_USAGE;
+    }
+  if (output != NULL && json_lines)
+    {
+      g_printerr (_("psocache-tool export: --output and --json-lines exclude each other\n"));
+      g_strfreev (paths);
+      return EXIT_USAGE;
+    }
+  if (paths != NULL && paths[0] != NULL && paths[1] != NULL)
+    {
+      g_printerr (_("psocache-tool export: give at most one cache directory\n"));
+      g_strfreev (paths);
+      return EXIT_USAGE;
+    }
+  status = cmd_export (paths != NULL && paths[0] != NULL ? paths[0] : ".", output);
+  g_strfreev (paths);
+  return status;
+}
+
 typedef struct {
   const char *name;
   const char *summary;
   ToolCommand run;
+  int (*own_main) (int argc, char **argv);   /* a command with options of its own */
 } ToolSubcommand;
 
 static const ToolSubcommand subcommands[] = {
   { "inspect", N_("Show every file's kind, identity, sizes and counts, and whether this "
-                  "device would use it"), cmd_inspect },
+                  "device would use it"), cmd_inspect, NULL },
   { "verify", N_("Check the structure and checksums of every file; exit 1 if any is "
-                 "invalid, naming the file and the reason"), cmd_verify },
+                 "invalid, naming the file and the reason"), cmd_verify, NULL },
+  { "export", N_("Write the recorded warm-up recipes of a cache directory as recipe JSON "
+                 "documents (files or JSON lines)"), NULL, run_export },
 };
 
 static int
@@ -414,14 +667,15 @@ run_subcommand (const ToolSubcommand *sc, int argc, char **argv)
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.paths, NULL, N_("DIR|FILE…") },
     { NULL }
   };
-  g_autofree char *param = g_strdup_printf ("%s %s", sc->name, _("DIR|FILE…"));
-  g_autoptr(GOptionContext) ctx = g_option_context_new (param);
+  g_autofree char *prgname = g_strdup_printf ("psocache-tool %s", sc->name);
+  g_autoptr(GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) files = NULL;
   PscDeviceIdentity id;
   gboolean have_device = FALSE, unreadable = FALSE;
   int status;
 
+  g_set_prgname (prgname);
   g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
   g_option_context_set_summary (ctx, _(sc->summary));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
@@ -455,7 +709,8 @@ main (int argc, char **argv)
     return argc < 2 ? usage () : (usage (), EXIT_SUCCESS);
   for (guint i = 0; i < G_N_ELEMENTS (subcommands); i++)
     if (g_str_equal (argv[1], subcommands[i].name))
-      return run_subcommand (&subcommands[i], argc - 1, argv + 1);
+      return subcommands[i].own_main != NULL ? subcommands[i].own_main (argc - 1, argv + 1)
+                                             : run_subcommand (&subcommands[i], argc - 1, argv + 1);
   g_printerr (_("psocache-tool: unknown command “%s”\n"), argv[1]);
   return usage ();
 }

@@ -21,6 +21,18 @@
  *                                       another device (another
  *                                       pipelineCacheUUID in the header and
  *                                       in the Vulkan data)
+ *   persist-child scene APP-ID BACKEND  the demo scene (2 frames) with a cache
+ *                                       of application APP-ID (under
+ *                                       $XDG_CACHE_HOME), backend auto or
+ *                                       legacy; close (its recipes recorded)
+ *   persist-child check-recipes BACKEND FILE...
+ *                                       the demo scene with a cache in
+ *                                       memory, then every recipe JSON
+ *                                       document of FILE... (a .jsonl file:
+ *                                       one per line) loaded and requested:
+ *                                       exit 1 unless each gives a pipeline
+ *                                       and none is created (each recipe is
+ *                                       one of the scene's pipelines)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -222,6 +234,110 @@ run_prewarm (PscDevice *device, const char *dir, gboolean crash, guint expect_ba
   return stale == expect_banned && prewarmed + stale == MIN (loaded, 32) ? 0 : 1;
 }
 
+static PscBackend
+backend_arg (const char *name)
+{
+  return g_str_equal (name, "legacy") ? PSC_BACKEND_LEGACY : PSC_BACKEND_AUTO;
+}
+
+static void
+scene_on (PscCache *cache, PscBackend backend)
+{
+  g_autoptr(GError) error = NULL;
+  PscDemoSceneOptions options;
+  PscDemoSceneResult result = { 0 };
+
+  psc_demo_scene_options_init (&options);
+  options.backend = backend;
+  options.frames = 2;
+  options.resize_at_frame = 0;
+  if (!psc_demo_scene_run (cache, &options, &result, &error))
+    die ("scene", error);
+  psc_demo_scene_result_clear (&result);
+}
+
+static int
+run_scene (PscDevice *device, const char *app_id, const char *backend)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscCache) cache = NULL;
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+
+  options.application_id = app_id;
+  options.workers = 1;
+  cache = psc_cache_new_full (device, backend_arg (backend), PSC_CACHE_FLAGS_NONE, &options,
+                              &error);
+  if (cache == NULL)
+    die ("cache", error);
+  scene_on (cache, backend_arg (backend));
+  psc_cache_close (cache, 0);
+  return 0;
+}
+
+static guint64
+pipeline_creations (PscCache *cache)
+{
+  g_autoptr(PscStats) s = psc_cache_get_stats (cache);
+  return psc_stats_get_counter (s, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_CREATIONS) +
+         psc_stats_get_counter (s, PSC_OBJECT_KIND_COMPUTE_PIPELINE, PSC_COUNTER_CREATIONS);
+}
+
+static gboolean
+check_recipe (PscCache *cache, const char *json, gssize len, const char *where, guint *n)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscRecipe) recipe = psc_recipe_new_from_json (json, len, &error);
+
+  if (recipe == NULL || psc_cache_get_pipeline_for_recipe (cache, recipe, &error) == 0)
+    {
+      fprintf (stderr, "persist-child: %s: %s\n", where, error->message);
+      return FALSE;
+    }
+  (*n)++;
+  return TRUE;
+}
+
+static int
+run_check_recipes (PscDevice *device, const char *backend, char **files)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscCache) cache = NULL;
+  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
+  guint64 before, after;
+  guint n = 0;
+  gboolean ok = TRUE;
+
+  options.workers = 1;
+  cache = psc_cache_new_full (device, backend_arg (backend), PSC_CACHE_FLAGS_NONE, &options,
+                              &error);
+  if (cache == NULL)
+    die ("cache", error);
+  scene_on (cache, backend_arg (backend));
+  before = pipeline_creations (cache);
+  for (char **f = files; *f != NULL; f++)
+    {
+      g_autofree char *data = NULL;
+      gsize len = 0;
+
+      if (!g_file_get_contents (*f, &data, &len, &error))
+        die (*f, error);
+      if (!g_str_has_suffix (*f, ".jsonl"))
+        ok &= check_recipe (cache, data, (gssize) len, *f, &n);
+      else
+        {
+          g_auto(GStrv) lines = g_strsplit (data, "\n", -1);
+          for (guint i = 0; lines[i] != NULL; i++)
+            if (lines[i][0] != '\0')
+              ok &= check_recipe (cache, lines[i], -1, *f, &n);
+        }
+    }
+  after = pipeline_creations (cache);
+  fprintf (stderr, "check-recipes: %u recipes, %" G_GUINT64_FORMAT " pipelines created by the "
+           "scene, %" G_GUINT64_FORMAT " by the recipes\n", n, before, after - before);
+  psc_cache_close (cache, 0);
+  return ok && n > 0 && after == before ? 0 : 1;
+}
+
 static int
 run_craft (const char *mutation, const char *in, const char *out)
 {
@@ -272,6 +388,10 @@ main (int argc, char **argv)
     return run_prewarm (device, argv[2], TRUE, 0);
   if (g_str_equal (argv[1], "prewarm") && argc == 4)
     return run_prewarm (device, argv[2], FALSE, (guint) atoi (argv[3]));
+  if (g_str_equal (argv[1], "scene") && argc == 4)
+    return run_scene (device, argv[2], argv[3]);
+  if (g_str_equal (argv[1], "check-recipes") && argc >= 4)
+    return run_check_recipes (device, argv[2], argv + 3);
   if (g_str_equal (argv[1], "churn") && argc == 5)
     return run_churn (device, argv[2], (guint) atoi (argv[3]), (guint) atoi (argv[4]));
   fprintf (stderr, "persist-child: unknown mode %s\n", argv[1]);
