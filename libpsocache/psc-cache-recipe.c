@@ -178,8 +178,9 @@ psc_cache_get_pipeline_for_recipe (PscCache   *self,
  * (or its compute counterpart) for a recipe: with %PSC_MISS_POLICY_SKIP or
  * %PSC_MISS_POLICY_FALLBACK a missing pipeline is compiled on a worker and
  * the call returns at once. There is no per-request callback: the
- * `pipeline-ready` and `pipeline-failed`
- * signals of the cache say when it is done (from [method@Psc.Cache.begin_frame]), and
+ * [signal@Psc.Cache::pipeline-ready] and [signal@Psc.Cache::pipeline-failed]
+ * signals say when it is done (from [method@Psc.Cache.begin_frame]; their
+ * key hash is [method@Psc.Cache.get_recipe_key_hash]'s), and
  * requesting the recipe again then returns it with
  * %PSC_REQUEST_RESULT_READY; or use
  * [method@Psc.Cache.get_pipeline_for_recipe_async].
@@ -322,6 +323,49 @@ psc_cache_get_pipeline_for_recipe_finish (PscCache      *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
                         psc_cache_get_pipeline_for_recipe_async, 0);
   return (guint64) (guintptr) g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * psc_cache_get_recipe_key_hash:
+ * @self: a cache
+ * @recipe: a graphics or compute recipe
+ * @hash: (out): return location for the hash
+ * @error: return location for a #GError
+ *
+ * The hash of the canonical key a request for @recipe has in this cache,
+ * as [method@Psc.Cache.get_graphics_key_hash] gives it for a create info:
+ * the @key_hash of [signal@Psc.Cache::pipeline-ready] and
+ * [signal@Psc.Cache::pipeline-failed], so a binding can tell which of its
+ * requests a signal is about. The recipe's samplers, layouts and pass are
+ * made or found (as a request would), its pipeline is not looked up.
+ *
+ * Returns: (skip): %TRUE with @hash set, or %FALSE with @error set (the
+ *   error a request with @recipe would get)
+ *
+ * Since: 0.3
+ */
+gboolean
+psc_cache_get_recipe_key_hash (PscCache   *self,
+                               PscRecipe  *recipe,
+                               guint64    *hash,
+                               GError    **error)
+{
+  CacheMaker m;
+  PscRecipeBuild *b;
+  gboolean ok;
+
+  PSC_RECIPE_CHECK (self, recipe, error, FALSE);
+  g_return_val_if_fail (hash != NULL, FALSE);
+
+  b = build (self, recipe, PSC_RECIPE_BUILD_PIPELINE, &m, error);
+  if (b == NULL)
+    return FALSE;
+  if (psc_recipe_get_kind (recipe) == PSC_RECIPE_KIND_GRAPHICS)
+    ok = psc_cache_get_graphics_key_hash (self, psc_recipe_build_graphics (b), hash, error);
+  else
+    ok = psc_cache_get_compute_key_hash (self, psc_recipe_build_compute (b), hash, error);
+  done (&m, b);
+  return ok;
 }
 
 /**

@@ -478,6 +478,9 @@ PSC_AVAILABLE_IN_0_3
 guint64 psc_cache_get_compat_render_pass_for_recipe (PscCache *self, PscRecipe *recipe,
                                                      GError **error);
 PSC_AVAILABLE_IN_0_3
+gboolean psc_cache_get_recipe_key_hash (PscCache *self, PscRecipe *recipe, guint64 *hash,
+                                        GError **error);
+PSC_AVAILABLE_IN_0_3
 gboolean psc_cache_pin_object (PscCache *self, PscObjectKind kind, guint64 handle,
                                GError **error);
 PSC_AVAILABLE_IN_0_3

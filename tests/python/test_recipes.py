@@ -227,6 +227,26 @@ class RecipeTests(RecipeTestCase):
         self.assertNotEqual(state['p'], 0)
         self.assertEqual(cache.get_pipeline_for_recipe(r), state['p'])
 
+    def test_pipeline_ready_signal(self):
+        cache = self.new_cache()
+        r = graphics_recipe(self.vert, self.frag, mode=9)
+        key_hash = cache.get_recipe_key_hash(r)
+        self.assertIsInstance(key_hash, int)
+        self.assertEqual(cache.get_recipe_key_hash(graphics_recipe(self.vert, self.frag, mode=9)),
+                         key_hash)
+        self.assertNotEqual(cache.get_recipe_key_hash(graphics_recipe(self.vert, self.frag, mode=10)),
+                            key_hash)
+        ready = []
+        cache.connect('pipeline-ready', lambda c, p, h: ready.append((p, h)))
+        p, res = cache.request_recipe(r, Psc.MissPolicy.SKIP, Psc.RequestFlags.NONE)
+        self.assertEqual(res, Psc.RequestResult.PENDING)
+        self.assertEqual(ready, [], 'signals come from begin_frame only')
+        self.pump_until(cache, lambda: any(h == key_hash for _, h in ready))
+        pipeline = [p for p, h in ready if h == key_hash][0]
+        got, res = cache.request_recipe(r, Psc.MissPolicy.SKIP, Psc.RequestFlags.NONE)
+        self.assertEqual(res, Psc.RequestResult.READY)
+        self.assertEqual(got, pipeline)
+
     def test_bad_recipes(self):
         r = Psc.Recipe.new_graphics()
         with self.assertRaises(GLib.Error) as cm:
