@@ -4,7 +4,8 @@
  * Reading is untrusted input (DESIGN decision 14). In this order:
  *  1. the size (PSC_RECIPE_JSON_MAX_BYTES, before anything else is read);
  *  2. a lexical check of the whole text (lex_check): UTF-8, strict JSON
- *     tokens, nesting depth. json-glib 1.6 is more lenient than JSON
+ *     tokens, nesting depth, the number of values (json-glib's tree costs
+ *     some 80 bytes a value: 16 MiB of "0," would be 700 MB). json-glib 1.6 is more lenient than JSON
  *     (comments, single-quoted strings, hexadecimal and over-long
  *     integers, which it wraps, NUL escapes that truncate strings, lone
  *     surrogate escapes that give invalid UTF-8) and its parser recurses
@@ -39,6 +40,7 @@
 #define JSON_MAX_DEPTH        16                   /* nested arrays and objects */
 #define JSON_MAX_SPIRV_BYTES  (8u * 1024u * 1024u) /* decoded, all stages together */
 #define JSON_MAX_FLAG_NAMES   32                   /* names in one flag set */
+#define JSON_MAX_VALUES       (1u << 20)           /* values in the document (json-glib's nodes) */
 #define JSON_MAX_NAME_SHOWN   64                   /* bytes of a name quoted in a message */
 
 G_STATIC_ASSERT (PSC_RECIPE_JSON_VERSION == 1);
@@ -347,7 +349,7 @@ lex_check (const char *text, gsize length, GError **error)
 {
   const char *p = text, *end = text + length;
   const char *bad;
-  guint depth = 0;
+  guint depth = 0, values = 0;
 
   if (memchr (text, '\0', length) != NULL)
     return lex_fail (error, PSC_ERROR_INVALID_ARGUMENT, text, memchr (text, '\0', length),
@@ -356,12 +358,19 @@ lex_check (const char *text, gsize length, GError **error)
     return lex_fail (error, PSC_ERROR_INVALID_ARGUMENT, text, bad, "not UTF-8");
   while (p < end)
     {
+      const char *start = p;
       switch (*p)
         {
         case ' ': case '\t': case '\n': case '\r':
-        case ',': case ':':
+        case ',':
           p++;
-          break;
+          continue;
+        case ':':
+          /* the string before was a member's name, not a value */
+          if (values > 0)
+            values--;
+          p++;
+          continue;
         case '[': case '{':
           if (++depth > JSON_MAX_DEPTH)
             return lex_fail (error, PSC_ERROR_CAPACITY, text, p,
@@ -372,7 +381,7 @@ lex_check (const char *text, gsize length, GError **error)
           if (depth > 0)
             depth--;
           p++;
-          break;
+          continue;
         case '"':
           if (!lex_string (text, &p, end, error))
             return FALSE;
@@ -403,6 +412,10 @@ lex_check (const char *text, gsize length, GError **error)
                                : "not JSON");
           }
         }
+      /* a value (or a member's name, uncounted at its ':') began at start */
+      if (++values > JSON_MAX_VALUES)
+        return lex_fail (error, PSC_ERROR_CAPACITY, text, start, "more than %u values",
+                         JSON_MAX_VALUES);
     }
   return TRUE;
 }
@@ -411,26 +424,62 @@ lex_check (const char *text, gsize length, GError **error)
  * 3. Parsing: members given twice
  */
 
+/* json-glib emits "object-start" as it opens an object, "object-member"
+ * after each member was set and "object-end" as it closes it, inner
+ * objects inside their member's turn; so a stack of the open objects'
+ * sizes tells a member given twice (the size did not grow), with its name,
+ * in memory bounded by the nesting (at most JSON_MAX_DEPTH, lex_check). */
 typedef struct {
-  GHashTable *seen;       /* "object pointer/name" */
+  struct {
+    JsonObject *object;   /* NULL until its first member */
+    guint size;
+  } open[JSON_MAX_DEPTH + 1];
+  guint depth;
   JsonObject *twice;      /* the first object with a member given twice (a reference) */
   char *twice_name;
 } Dupes;
 
 static void
+on_object_start (JsonParser *parser, gpointer data)
+{
+  Dupes *d = data;
+
+  if (d->depth < G_N_ELEMENTS (d->open))
+    {
+      d->open[d->depth].object = NULL;
+      d->open[d->depth].size = 0;
+    }
+  d->depth++;
+}
+
+static void
 on_object_member (JsonParser *parser, JsonObject *object, const char *name, gpointer data)
 {
   Dupes *d = data;
-  char *key;
+  guint size;
 
-  if (d->twice != NULL)
+  if (d->twice != NULL || d->depth == 0 || d->depth > G_N_ELEMENTS (d->open))
     return;
-  key = g_strdup_printf ("%p/%s", (void *) object, name);
-  if (!g_hash_table_add (d->seen, key))
+  size = json_object_get_size (object);
+  if (d->open[d->depth - 1].object == NULL)
+    d->open[d->depth - 1].object = object;
+  else if (d->open[d->depth - 1].object != object)
+    return;   /* not the parser's order: checked no further */
+  if (size == d->open[d->depth - 1].size)
     {
       d->twice = json_object_ref (object);
       d->twice_name = g_strdup (name);
     }
+  d->open[d->depth - 1].size = size;
+}
+
+static void
+on_object_end (JsonParser *parser, JsonObject *object, gpointer data)
+{
+  Dupes *d = data;
+
+  if (d->depth > 0)
+    d->depth--;
 }
 
 /* The path of @target under @node, appended to c->path. */
@@ -1804,7 +1853,7 @@ psc_recipe_new_from_json (const char  *json,
   g_autoptr (GString) path = NULL;
   g_autoptr (JsonParser) parser = NULL;
   g_autoptr (GError) parse_error = NULL;
-  Dupes dupes = { NULL, NULL, NULL };
+  Dupes dupes = { 0 };
   Ctx c = { NULL, error, FALSE, 0, NULL, NULL };
   PscRecipe *recipe = NULL;
   gsize len;
@@ -1827,8 +1876,9 @@ psc_recipe_new_from_json (const char  *json,
     return NULL;
 
   parser = json_parser_new_immutable ();
-  dupes.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_signal_connect (parser, "object-start", G_CALLBACK (on_object_start), &dupes);
   g_signal_connect (parser, "object-member", G_CALLBACK (on_object_member), &dupes);
+  g_signal_connect (parser, "object-end", G_CALLBACK (on_object_end), &dupes);
   path = g_string_new (NULL);
   c.path = path;
   if (!json_parser_load_from_data (parser, json, (gssize) len, &parse_error))
@@ -1862,7 +1912,6 @@ psc_recipe_new_from_json (const char  *json,
     recipe = read_recipe (&c, json_parser_get_root (parser));
 
   g_signal_handlers_disconnect_by_data (parser, &dupes);
-  g_hash_table_unref (dupes.seen);
   g_clear_pointer (&dupes.twice, json_object_unref);
   g_free (dupes.twice_name);
   g_clear_object (&c.recipe);

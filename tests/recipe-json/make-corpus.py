@@ -288,6 +288,13 @@ def main():
     raw('member-twice-nested',
         '{"version": 1, "kind": "graphics", "stages": [], "viewport": {"viewports": 1, "viewports": 2}}',
         INV, 'viewport.viewports: a member given twice')
+    raw('member-twice-in-array',
+        '{"version": 1, "kind": "compute", "stages": [{"stage": "VK_SHADER_STAGE_COMPUTE_BIT", '
+        '"layout": {"a": {}, "b": [{}, {"c": 1, "d": 2}]}, "stage": "VK_SHADER_STAGE_COMPUTE_BIT"}]}',
+        INV, 'stages[0].stage: a member given twice')
+    raw('member-twice-object-value',
+        '{"layout": {"sets": [{"bindings": []}]}, "version": 1, "layout": {}}',
+        INV, 'layout: a member given twice')
     # version and kind
     mutate('version-missing', c, lambda d: d.pop('version'), INV, 'version: a required member is missing')
     mutate('version-newer', c, lambda d: d.update(version=2), UNS, 'version: 2: this library reads version 1')

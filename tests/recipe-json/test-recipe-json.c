@@ -12,7 +12,7 @@
  *                           supported format and dynamic state); values
  *                           without a Vulkan name are refused by to_json
  *  /recipe-json/limits/...  the bounds: document size, SPIR-V size, explicit
- *                           lengths, NUL bytes, nesting
+ *                           lengths, NUL bytes, nesting, number of values
  *
  * `test-recipe-json --golden FILE` prints FILE's pretty JSON as
  * psc_recipe_to_json writes it (to make a golden file).
@@ -429,6 +429,32 @@ test_limits_nesting (void)
   g_free (text);
 }
 
+/* At most 2^20 values (member names not counted): the 2^20th passes the
+ * lexical check (and then fails on what it is), one more does not. */
+static void
+test_limits_values (void)
+{
+  const char *head = "{\"version\": 1, \"kind\": \"compute\", \"stages\": [";
+  const guint max = 1u << 20;
+  GString *s = g_string_new (head);
+  char *text;
+
+  /* {, 1, "compute", [ are 4 values */
+  for (guint i = 0; i < max - 4; i++)
+    g_string_append (s, i == 0 ? "0" : ",0");
+  g_string_append (s, "]}");
+  text = g_string_free (s, FALSE);
+  assert_refused (text, -1, PSC_ERROR_CAPACITY, "stages: 1048572 elements, at most 5");
+  g_free (text);
+  s = g_string_new (head);
+  for (guint i = 0; i < max - 3; i++)
+    g_string_append (s, i == 0 ? "0" : ",0");
+  g_string_append (s, "]}");
+  text = g_string_free (s, FALSE);
+  assert_refused (text, -1, PSC_ERROR_CAPACITY, "recipe JSON: line 1, column 2097190: more than 1048576 values");
+  g_free (text);
+}
+
 static GPtrArray *
 list_dir (const char *sub, const char *suffix)
 {
@@ -491,5 +517,6 @@ main (int argc, char **argv)
   g_test_add_func ("/recipe-json/limits/spirv-size", test_limits_spirv_size);
   g_test_add_func ("/recipe-json/limits/lengths", test_limits_lengths);
   g_test_add_func ("/recipe-json/limits/nesting", test_limits_nesting);
+  g_test_add_func ("/recipe-json/limits/values", test_limits_values);
   return g_test_run ();
 }
