@@ -102,6 +102,7 @@
  * | [method@Psc.Cache.set_fallback], [method@Psc.Cache.pin], [method@Psc.Cache.unpin] | (a) |
  * | [method@Psc.Cache.save], [method@Psc.Cache.save_to_bytes], [method@Psc.Cache.load_bytes] | (a) |
  * | [method@Psc.Cache.prewarm], [method@Psc.Cache.verify_warm] | (a) |
+ * | the recipe methods ([method@Psc.Cache.get_pipeline_for_recipe], [method@Psc.Cache.request_recipe] and the others the Threads page lists), [method@Psc.Cache.pin_object], [method@Psc.Cache.unpin_object], [method@Psc.Cache.set_fallback_pipeline] | (a) |
  * | [method@Psc.Cache.begin_frame], [method@Psc.Cache.close] | (b) |
  * | [method@Psc.Cache.clear_failures], [method@Psc.Cache.evict] | (b) |
  * | [method@Psc.Cache.set_eviction_idle_frames], setting [property@Psc.Cache:eviction-idle-frames] | (b) |
@@ -111,7 +112,7 @@
  * | [method@Psc.Cache.get_application_id], [method@Psc.Cache.get_cache_directory] | (c) |
  * | [method@Psc.Cache.get_eviction_idle_frames], reading any property | (c) |
  * | [method@Psc.Cache.get_stats], [method@Psc.Cache.get_counter] | (c) |
- * | [method@Psc.Cache.get_graphics_pipeline_finish], [method@Psc.Cache.get_compute_pipeline_finish] | (c); they read only the result |
+ * | [method@Psc.Cache.get_graphics_pipeline_finish], [method@Psc.Cache.get_compute_pipeline_finish], [method@Psc.Cache.get_pipeline_for_recipe_finish] | (c); they read only the result |
  *
  * Counters are published with atomics, so reading them (c) never touches
  * the owner thread's state. Callbacks ([callback@Psc.PipelineReadyFn],
