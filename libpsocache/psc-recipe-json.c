@@ -539,7 +539,7 @@ node_kind (JsonNode *n)
         if (t == G_TYPE_INT64)
           return "an integer";
         if (t == G_TYPE_DOUBLE)
-          return "a fractional number";
+          return "a number with a fraction or an exponent";
         if (t == G_TYPE_BOOLEAN)
           return "a boolean";
         if (t == G_TYPE_STRING)

@@ -344,7 +344,7 @@ def main():
            'stages[0].spirv_words: unknown member')
     # specialization
     mutate('spec-int-fraction', c, lambda d: d['stages'][0]['specialization'][2].update(int=1.5), INV,
-           'stages[0].specialization[2].int: an integer expected, not a fractional number')
+           'stages[0].specialization[2].int: an integer expected, not a number with a fraction or an exponent')
     mutate('spec-int-too-big', c, lambda d: d['stages'][0]['specialization'][2].update(int=2 ** 40), INV,
            'stages[0].specialization[2]: 1099511627776 does not fit the shader\'s 32-bit constant 1')
     mutate('spec-uint-negative', c, lambda d: d['stages'][0]['specialization'][3].update(uint=-1), INV,
