@@ -364,3 +364,11 @@ psc_cache_dir_drop_superseded (PscCacheDir *d,
     }
   return removed;
 }
+
+guint64
+psc_cache_dir_total_bytes (PscCacheDir *d)
+{
+  g_autoptr(GPtrArray) items = list_entries (d);
+
+  return items != NULL ? total_bytes (items) : 0;
+}

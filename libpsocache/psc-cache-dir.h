@@ -76,6 +76,8 @@ G_GNUC_INTERNAL guint psc_cache_dir_clean_temporaries (PscCacheDir *d);
  * how many files were removed; *bytes_after (may be NULL) is what remains. */
 G_GNUC_INTERNAL guint psc_cache_dir_trim (PscCacheDir *d, const char *keep,
                                           guint64 *bytes_after);
+/* The size of the directory's regular files (what the quota counts). */
+G_GNUC_INTERNAL guint64 psc_cache_dir_total_bytes (PscCacheDir *d);
 /* Deletes the driver files (and markers) of the same vendor and device as
  * @keep but another driver version or UUID: called once @keep exists, so a
  * driver update drops the stale data. Returns how many were removed. */

@@ -178,6 +178,7 @@ psc_cache_signals_emit (PscCache *self)
    * the next one. */
   if (!psc_core_take_events (self->core, &batch))
     return;
+  psc_cache_export_events (self, &batch);
 
   for (guint32 i = 0; i < batch.count; i++)
     {

@@ -252,6 +252,7 @@ psc_cache_dispose (GObject *object)
           g_critical ("PscCache %p: the last reference was dropped on a thread that is not "
                       "the cache's owner thread; pending callbacks are dropped without being "
                       "called, and the cache's objects are destroyed on this thread", self);
+          psc_cache_export_drop (self);
           psc_core_close_unowned (self->core);
           psc_cache_async_drop (self);
         }
@@ -265,7 +266,9 @@ psc_cache_finalize (GObject *object)
 {
   PscCache *self = PSC_CACHE (object);
 
-  /* The core first: its objects must die before a headless device does. */
+  /* The export reads the core's counters: it goes before the core. The
+   * core first then: its objects must die before a headless device does. */
+  psc_cache_export_drop (self);
   psc_core_free (self->core);
   psc_cache_persist_free (self);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
@@ -876,6 +879,9 @@ psc_cache_begin_frame (PscCache *self,
   /* Callbacks run below may drop the caller's reference. */
   g_object_ref (self);
   self->in_pump = TRUE;
+  /* D-Bus controls queued since the last frame, applied first: what they
+   * cause (evictions, reloads) is published and announced by this one. */
+  psc_cache_export_pump (self, frame);
   psc_core_begin_frame (self->core, frame, completed_timeline_value);
   psc_cache_async_pump (self);
   psc_cache_persist_pump (self);
@@ -941,6 +947,9 @@ psc_cache_close (PscCache *self,
     }
 
   g_object_ref (self);
+  /* Unexported first: queued D-Bus calls are answered Closed, and no
+   * control is applied to a closing cache. */
+  psc_cache_export_drop (self);
   psc_core_close (self->core, completed_timeline_value);
   g_object_unref (self);
 }

@@ -71,6 +71,37 @@ psc_error_quark (void)
   return (GQuark) quark;
 }
 
+static const GDBusErrorEntry psc_export_error_entries[] = {
+  { PSC_EXPORT_ERROR_READ_ONLY, "io.github.psocache.Error.ReadOnly" },
+  { PSC_EXPORT_ERROR_BUSY, "io.github.psocache.Error.Busy" },
+  { PSC_EXPORT_ERROR_TIMEOUT, "io.github.psocache.Error.Timeout" },
+  { PSC_EXPORT_ERROR_ACCESS_DENIED, "io.github.psocache.Error.AccessDenied" },
+};
+
+/**
+ * psc_export_error_quark:
+ *
+ * The error domain of the D-Bus export's own refusals, also reachable as
+ * %PSC_EXPORT_ERROR (see [error@Psc.ExportError]). Its codes are registered
+ * as the D-Bus error names `io.github.psocache.Error.ReadOnly`, `.Busy`,
+ * `.Timeout` and `.AccessDenied`.
+ *
+ * Returns: the error quark
+ *
+ * Since: 0.3
+ */
+GQuark
+psc_export_error_quark (void)
+{
+  static gsize quark = 0;
+
+  psc_i18n_init ();
+  g_dbus_error_register_error_domain ("psc-export-error-quark", &quark,
+                                      psc_export_error_entries,
+                                      G_N_ELEMENTS (psc_export_error_entries));
+  return (GQuark) quark;
+}
+
 void
 psc_error_from_core (GError           **error,
                      const PscCoreError *core_error)

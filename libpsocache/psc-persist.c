@@ -595,3 +595,31 @@ psc_persist_set_write_failure (PscPersist *p,
 {
   p->inject_write_error = io_error;
 }
+
+gboolean
+psc_persist_trim (PscPersist  *p,
+                  guint64      max_bytes,
+                  guint64     *freed,
+                  GError     **error)
+{
+  PscCacheDir quota;
+  guint64 before, after = 0;
+
+  *freed = 0;
+  if (p == NULL || p->dir.mode != PSC_PERSIST_ON)
+    {
+      if (p == NULL)
+        {
+          g_set_error_literal (error, PSC_ERROR, PSC_ERROR_UNSUPPORTED, _("persistence is off"));
+          return FALSE;
+        }
+      return not_persisting (p, error);
+    }
+  before = psc_cache_dir_total_bytes (&p->dir);
+  quota = p->dir;
+  quota.max_bytes = MIN (max_bytes, p->dir.max_bytes);
+  count (p, PSC_PERSIST_COUNTER_FILES_REMOVED, psc_cache_dir_trim (&quota, p->driver.name, &after));
+  set_gauge (p, PSC_PERSIST_COUNTER_DISK_BYTES, after);
+  *freed = before > after ? before - after : 0;
+  return TRUE;
+}

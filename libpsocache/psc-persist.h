@@ -67,6 +67,14 @@ G_GNUC_INTERNAL GBytes *psc_persist_save_to_bytes (PscPersist *p, PscCore *core,
 G_GNUC_INTERNAL gboolean psc_persist_load_bytes (PscPersist *p, PscCore *core, GBytes *bytes,
                                                  GError **error);
 
+/* The D-Bus Trim control: the quota rules of psc_cache_dir_trim applied
+ * once with max_bytes as the quota (the age rule too): other device
+ * identities' driver files (and markers) go, least recently used first,
+ * never the running device's file nor the logs. *freed receives how many
+ * bytes the directory's regular files shrank by. PSC_ERROR_UNSUPPORTED
+ * when persistence is off. Owner thread. */
+G_GNUC_INTERNAL gboolean psc_persist_trim (PscPersist *p, guint64 max_bytes, guint64 *freed,
+                                           GError **error);
 G_GNUC_INTERNAL gboolean psc_persist_enabled (const PscPersist *p);
 /* The directory, NULL when persistence is off. */
 G_GNUC_INTERNAL const char *psc_persist_directory (const PscPersist *p);

@@ -139,6 +139,11 @@ struct _PscCache
   /* psc-cache-counters.c: each counter property's value at the previous
    * frame (owner thread). */
   guint64 counter_values[PSC_CACHE_COUNTERS_N_PROPS];
+
+  /* psc-cache-export.c (owner thread): the D-Bus export or NULL, the
+   * frame its events are stamped with, the save counters last reported. */
+  struct _PscExportBus *export;
+  guint64 export_frame, export_saves, export_save_failures;
 };
 
 /* psc_cache_new_full() with the core's test hooks (NULL: none). Only the
@@ -188,6 +193,16 @@ G_GNUC_INTERNAL void psc_cache_counters_notify (PscCache *self, GParamSpec **pro
  * after the core's pump, with the cache referenced. */
 G_GNUC_INTERNAL void psc_cache_signals_class_init (GObjectClass *object_class);
 G_GNUC_INTERNAL void psc_cache_signals_emit (PscCache *self);
+
+/* psc-cache-export.c: the owner side of the D-Bus export. pump applies
+ * the controls queued so far (at most PSC_EXPORT_CONTROL_QUEUE) and
+ * reports saves, from psc_cache_begin_frame; events feeds a frame's core
+ * events to the export (from psc_cache_signals_emit); drop ends the export
+ * (psc_cache_close, dispose; any thread but the bus thread). Each does
+ * nothing while the cache is not exported. */
+G_GNUC_INTERNAL void psc_cache_export_pump (PscCache *self, guint64 frame);
+G_GNUC_INTERNAL void psc_cache_export_events (PscCache *self, const PscCoreEvents *batch);
+G_GNUC_INTERNAL void psc_cache_export_drop (PscCache *self);
 
 /* psc-error.c: sets @error for a call on a cache that is not open
  * (PSC_ERROR_CLOSED): its initialization failed with @init_error, or it was

@@ -569,6 +569,40 @@ PSC_INTERNAL PscStatus psc_core_replace_shader (PscCore *core, VkShaderModule mo
                                                 VkDescriptorPool old_pool,
                                                 VkShaderModule *new_module, PscCoreError *err);
 
+/* Invalidation (reload.c): a shader's generation moves on as at a hot
+ * reload with the same SPIR-V, but its module, handle and content key stay
+ * (the application's handles keep working); pipelines of the old
+ * generation turn stale or are discarded, and are compiled again at their
+ * next request. No SHADER_RELOADED event is recorded. invalidate_shader
+ * fails with PSC_STATUS_INVALID_ARGUMENT (path "shader_id", not counted)
+ * for an id that is not a registered (Ready) shader; *generation receives
+ * the new one. invalidate_all does it for every registered shader and
+ * returns how many (0 off the owner thread or once closed). */
+PSC_INTERNAL PscStatus psc_core_invalidate_shader (PscCore *core, uint32_t shader_id,
+                                                   uint32_t *generation, PscCoreError *err);
+PSC_INTERNAL uint32_t psc_core_invalidate_all (PscCore *core);
+
+/* Inspection (inspect.c): a page of the live entries of every kind, in
+ * kind order then the store's live order (stable while nothing changes):
+ * at most limit entries from offset into out; *total is the number of
+ * live entries. Owner thread. generation is a shader's hot-reload
+ * generation (0 for other kinds); key_hash is psc_core_hash of its key (0
+ * without one); last_used_frame the later of its last request and last
+ * hit; host_bytes its record, hit frame, live slot and key. */
+typedef struct {
+  uint32_t id;
+  uint8_t kind;                 /* PscKind */
+  uint8_t state;                /* 1 ready, 2 compiling, 3 failed, 4 released */
+  uint8_t stale;
+  uint32_t generation;
+  uint64_t key_hash;
+  uint64_t last_used_frame;
+  uint64_t host_bytes;
+} PscCoreEntryInfo;
+PSC_INTERNAL PscStatus psc_core_list_entries (PscCore *core, uint32_t offset, uint32_t limit,
+                                              PscCoreEntryInfo *out, uint32_t *count,
+                                              uint32_t *total, PscCoreError *err);
+
 /* Eviction (retire.c): retires Ready, unpinned pipelines idle for more than
  * max(idle_frames, PSC_BORROW_FRAMES) frames; returns how many. Retired
  * handles are destroyed once the completed timeline value passes their

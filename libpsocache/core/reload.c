@@ -111,3 +111,54 @@ psc_core_replace_shader (PscCore *core, VkShaderModule module, const uint32_t *c
   *new_module = m;
   return PSC_STATUS_OK;
 }
+
+/* Invalidation without new code (the D-Bus InvalidateShader and
+ * InvalidateAll controls): the generation moves on as at a reload with the
+ * same SPIR-V, but the module, its handle and the content key stay, so the
+ * application's handles keep working; pipelines of the old generation turn
+ * stale (Ready) or are discarded (Compiling, Failed), and the next request
+ * compiles them again. No SHADER_RELOADED event: the layer above announces
+ * an invalidation itself. */
+static void
+invalidate_entry (PscCore *core, PscStore *s, uint32_t index)
+{
+  PscEntry *e = psc_store_entry (s, index);
+  e->shader.generation++;
+  psc_core_objects_changed (core);
+  invalidate_old_generation (core, psc_store_id (s, index));
+}
+
+PscStatus
+psc_core_invalidate_shader (PscCore *core, uint32_t shader_id, uint32_t *generation,
+                            PscCoreError *err)
+{
+  if (!psc_core_check_thread (core, err))
+    return psc_core_refused (core);
+  PscStore *s = core->stores[PSC_KIND_SHADER];
+  uint32_t index;
+  if (shader_id == 0 || !psc_store_index_of_id (s, shader_id, &index) ||
+      psc_store_entry (s, index)->state != PSC_ENTRY_READY)
+    return psc_core_fail (err, PSC_STATUS_INVALID_ARGUMENT, "shader_id",
+                          "%u is not a registered shader of this cache", shader_id);
+  invalidate_entry (core, s, index);
+  *generation = psc_store_entry (s, index)->shader.generation;
+  return PSC_STATUS_OK;
+}
+
+uint32_t
+psc_core_invalidate_all (PscCore *core)
+{
+  PscCoreError err;
+  if (!psc_core_check_thread (core, &err))
+    return 0;
+  PscStore *s = core->stores[PSC_KIND_SHADER];
+  uint32_t n = 0;
+  PscLiveWalk walk = psc_store_walk (s);
+  for (uint32_t i; psc_live_next (&walk, &i);)
+    if (psc_store_entry (s, i)->state == PSC_ENTRY_READY)
+      {
+        invalidate_entry (core, s, i);
+        n++;
+      }
+  return n;
+}

@@ -105,9 +105,57 @@ typedef enum { /*< flags >*/
   PSC_EXPORT_FLAGS_READ_ONLY = 1 << 0,
 } PscExportFlags PSC_AVAILABLE_TYPE_IN_0_3;
 
+/**
+ * PSC_EXPORT_ERROR:
+ *
+ * The error domain of the D-Bus export's own refusals, the codes of
+ * [error@Psc.ExportError]. A D-Bus client sees them as the error names
+ * `io.github.psocache.Error.ReadOnly`, `.Busy`, `.Timeout` and
+ * `.AccessDenied`; every other failure of a control is a [error@Psc.Error]
+ * (`io.github.psocache.Error.*`, for example `.Closed` while the cache
+ * closes or was unexported, `.InvalidArgument` for an unknown shader id).
+ *
+ * Since: 0.3
+ */
+#define PSC_EXPORT_ERROR (psc_export_error_quark ())
+
+/**
+ * PscExportError:
+ * @PSC_EXPORT_ERROR_READ_ONLY: a control method of a read-only export
+ *   (`io.github.psocache.Error.ReadOnly`)
+ * @PSC_EXPORT_ERROR_BUSY: the cache's control queue already holds
+ *   %PSC_EXPORT_CONTROL_QUEUE calls (`io.github.psocache.Error.Busy`)
+ * @PSC_EXPORT_ERROR_TIMEOUT: the owner thread did not apply the control
+ *   within %PSC_EXPORT_CONTROL_TIMEOUT_MS (`io.github.psocache.Error.Timeout`);
+ *   it is then never applied
+ * @PSC_EXPORT_ERROR_ACCESS_DENIED: the caller's connection belongs to
+ *   another Unix user than the exporting process
+ *   (`io.github.psocache.Error.AccessDenied`)
+ *
+ * The refusals of the D-Bus export (see [method@Psc.Cache.export]), a
+ * domain of their own so that [error@Psc.Error] and the counters named
+ * after its codes (`rejected.<code>`) stay as they are. Later versions
+ * may add codes.
+ *
+ * Since: 0.3
+ */
+typedef enum {
+  PSC_EXPORT_ERROR_READ_ONLY,
+  PSC_EXPORT_ERROR_BUSY,
+  PSC_EXPORT_ERROR_TIMEOUT,
+  PSC_EXPORT_ERROR_ACCESS_DENIED,
+} PscExportError PSC_AVAILABLE_TYPE_IN_0_3;
+
+PSC_AVAILABLE_IN_0_3
+GQuark psc_export_error_quark (void);
+
+/* A 0.3 function may take a 0.3 type: no warning for the declaration
+ * itself when the API is pinned to an older version (its use warns). */
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
 PSC_AVAILABLE_IN_0_3
 gboolean psc_cache_export (PscCache *self, GDBusConnection *connection, PscExportFlags flags,
                            GError **error);
+G_GNUC_END_IGNORE_DEPRECATIONS
 PSC_AVAILABLE_IN_0_3
 void psc_cache_unexport (PscCache *self);
 PSC_AVAILABLE_IN_0_3

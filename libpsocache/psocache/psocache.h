@@ -16,5 +16,6 @@
 #include <psocache/psc-stats.h>
 #include <psocache/psc-device.h>
 #include <psocache/psc-cache.h>
+#include <psocache/psc-export.h>
 
 #undef __PSOCACHE_H_INSIDE__
