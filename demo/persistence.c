@@ -65,9 +65,11 @@ psc_demo_print_persistence (PscCache *cache,
 }
 
 void
-psc_demo_print_json (PscStats *stats,
-                     guint     pipelines,
-                     double    first_frame_ms)
+psc_demo_print_json (PscStats   *stats,
+                     guint       pipelines,
+                     double      first_frame_ms,
+                     guint       frames,
+                     const char *dbus_json)
 {
   g_autofree char *rejected = rejections (stats, TRUE);
   char ms[G_ASCII_DTOSTR_BUF_SIZE];
@@ -78,7 +80,8 @@ psc_demo_print_json (PscStats *stats,
            ",\"driver_cache_hits\":%" G_GUINT64_FORMAT
            ",\"recipes_loaded\":%" G_GUINT64_FORMAT ",\"recipes_stale\":%" G_GUINT64_FORMAT
            ",\"prewarmed\":%" G_GUINT64_FORMAT ",\"artifacts_loaded\":%" G_GUINT64_FORMAT
-           ",\"rejected\":{%s},\"saved\":%s},\"pipelines\":%u,\"first_frame_ms\":%s}\n",
+           ",\"rejected\":{%s},\"saved\":%s},\"pipelines\":%u,\"first_frame_ms\":%s"
+           ",\"frames\":%u,\"dbus\":%s}\n",
            psc_stats_get_persistence_enabled (stats) ? "true" : "false",
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED),
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_CACHE_HITS),
@@ -88,7 +91,7 @@ psc_demo_print_json (PscStats *stats,
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_ARTIFACTS_LOADED),
            rejected,
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_SAVES) > 0 ? "true" : "false",
-           pipelines, ms);
+           pipelines, ms, frames, dbus_json);
 }
 
 double

@@ -1,17 +1,23 @@
 /* psocache-demo: renders the demo scene offscreen through a PscCache and
  * prints what the cache did. With --async, pipelines compile on the cache's
  * workers while the frame loop draws fallbacks, hot-reloads a shader and
- * evicts idle pipelines (see the top of scene.c).
+ * evicts idle pipelines (see the top of scene.c). With --keep-running it
+ * renders until SIGINT or SIGTERM; its cache is exported on the session bus
+ * (--dbus) for busctl, gdbus and psocachectl.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include "dbus-export.h"
 #include "persistence.h"
 #include "sanitizer.h"
 #include "scene.h"
 
+#include <glib-unix.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* The demo's application id: its cache persists under
  * $XDG_CACHE_HOME/psocache/io.github.psocache.Demo/ unless --no-persist. */
@@ -260,16 +266,116 @@ compare_with_sync_render (PscDevice *device, PscBackend backend,
   return TRUE;
 }
 
+/* --keep-running: a GMainLoop on the owner thread renders a frame from a
+ * timeout source until SIGINT or SIGTERM. */
+typedef struct {
+  PscDemoScene *scene;
+  GMainLoop *loop;
+  GError *error;
+  guint frames;
+  int signal;
+} KeepRunning;
+
+static gboolean
+keep_running_frame (gpointer data)
+{
+  KeepRunning *k = data;
+
+  if (!psc_demo_scene_render_frame (k->scene, PSC_DEMO_FRAME_NONE, &k->error))
+    {
+      g_main_loop_quit (k->loop);
+      return G_SOURCE_REMOVE;
+    }
+  k->frames++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+keep_running_sigint (gpointer data)
+{
+  KeepRunning *k = data;
+
+  k->signal = SIGINT;
+  g_main_loop_quit (k->loop);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+keep_running_sigterm (gpointer data)
+{
+  KeepRunning *k = data;
+
+  k->signal = SIGTERM;
+  g_main_loop_quit (k->loop);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The synchronous scene's frames (resizing as psc_demo_scene_run does),
+ * then frames every @interval_ms until a signal, then one read-back frame. */
+static gboolean
+run_keep_running (PscCache *cache, const PscDemoSceneOptions *options, guint interval_ms,
+                  PscDemoSceneResult *result, GError **error)
+{
+  g_autoptr(PscDemoScene) scene = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  KeepRunning k = { 0 };
+  guint sources[3];
+  const guint8 *pixels;
+  guint w = 0, h = 0;
+
+  scene = psc_demo_scene_new (cache, options, error);
+  if (scene == NULL)
+    return FALSE;
+  for (guint f = 1; f <= options->frames; f++)
+    {
+      if (options->resize_at_frame != 0 && f == options->resize_at_frame &&
+          !psc_demo_scene_resize (scene, options->width * 3 / 2, options->height * 3 / 2, error))
+        return FALSE;
+      if (!psc_demo_scene_render_frame (scene, PSC_DEMO_FRAME_NONE, error))
+        return FALSE;
+    }
+
+  loop = g_main_loop_new (NULL, FALSE);
+  k.scene = scene;
+  k.loop = loop;
+  sources[0] = g_unix_signal_add (SIGINT, keep_running_sigint, &k);
+  sources[1] = g_unix_signal_add (SIGTERM, keep_running_sigterm, &k);
+  sources[2] = g_timeout_add (interval_ms, keep_running_frame, &k);
+  g_print ("Rendering a frame every %u ms until SIGINT or SIGTERM (pid %d)\n", interval_ms,
+           (int) getpid ());
+  fflush (stdout);
+  g_main_loop_run (loop);
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    g_source_remove (sources[i]);
+  if (k.error != NULL)
+    {
+      g_propagate_error (error, k.error);
+      return FALSE;
+    }
+  g_print ("\n%s: stopping after %u more frames\n", k.signal == SIGINT ? "SIGINT" : "SIGTERM",
+           k.frames);
+
+  /* The final image. */
+  if (!psc_demo_scene_render_frame (scene, PSC_DEMO_FRAME_READ_BACK, error))
+    return FALSE;
+  psc_demo_scene_get_result (scene, result);
+  pixels = psc_demo_scene_get_pixels (scene, &w, &h);
+  result->pixels = g_memdup2 (pixels, (gsize) w * h * 4);
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
   g_autofree char *backend_arg = NULL;
   g_autofree char *output = NULL;
-  int frames = 0, width = 320, height = 240;
+  g_autofree char *dbus_arg = NULL;
+  g_autofree char *dbus_json = NULL;
+  int frames = 0, width = 320, height = 240, interval = 16;
   int workers = 0, reload_at = 0, far_interval = 8, evict_idle = 4, converge_max = 2000;
   gboolean validate = FALSE, pass_through = FALSE, prepared = FALSE;
   gboolean async = FALSE, no_fallbacks = FALSE, no_reload = FALSE;
-  gboolean no_persist = FALSE, json = FALSE;
+  gboolean no_persist = FALSE, json = FALSE, keep_running = FALSE;
   GOptionEntry entries[] = {
     { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_arg,
       "Rendering backend: auto, dynamic or legacy (default: auto)", "BACKEND" },
@@ -306,7 +412,16 @@ main (int argc, char **argv)
     { "no-persist", 0, 0, G_OPTION_ARG_NONE, &no_persist,
       "Persistence off: no application id, nothing read or written under $XDG_CACHE_HOME", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
-      "End the output with one JSON line (persistence, pipelines, time to the first frame)", NULL },
+      "End the output with one JSON line (persistence, pipelines, time to the first frame, "
+      "frames, D-Bus export)", NULL },
+    { "keep-running", 'k', 0, G_OPTION_ARG_NONE, &keep_running,
+      "After --frames frames, keep rendering until SIGINT or SIGTERM, then close "
+      "(saving the cache) and report (not with --async)", NULL },
+    { "interval", 0, 0, G_OPTION_ARG_INT, &interval,
+      "--keep-running: milliseconds between frames (default: 16; 0: back to back)", "MS" },
+    { "dbus", 0, 0, G_OPTION_ARG_STRING, &dbus_arg,
+      "Export the cache on the session bus: off, read-only or control (default: control "
+      "when a session bus exists, else off)", "MODE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -317,13 +432,17 @@ main (int argc, char **argv)
   PscDemoSceneResult result = { 0 };
   PscBackend backend = PSC_BACKEND_AUTO;
   PscDeviceFlags device_flags = PSC_DEVICE_FLAGS_NONE;
+  PscDemoDBusMode dbus_mode = PSC_DEMO_DBUS_DEFAULT;
+  PscDemoExport export = { 0 };
   guint validation_errors = 0;
-  guint result_pipelines = 0;
+  guint result_pipelines = 0, result_frames = 0;
   g_autoptr(PscStats) final_stats = NULL;
   double first_frame_ms = 0;
   gboolean failed = FALSE;
 
   setlocale (LC_ALL, "");
+  /* Lines reach a pipe as they are printed (the bus name, for a script). */
+  setvbuf (stdout, NULL, _IOLBF, 0);
 
   context = g_option_context_new ("- render a scene through libpsocache");
   g_option_context_set_summary (context,
@@ -341,10 +460,17 @@ main (int argc, char **argv)
     "pipelines are evicted and compile again. After --frames frames every LOD is\n"
     "drawn until all pipelines are Ready; the demo prints a per-frame table and\n"
     "a summary, and checks that the final image equals a synchronous render with\n"
-    "the reloaded shader.");
+    "the reloaded shader.\n"
+    "\n"
+    "The cache is exported on the session bus as io.github.psocache.Cache1 (bus\n"
+    "name io.github.psocache.Cache1.io.github.psocache.Demo.pid<PID>) unless\n"
+    "--dbus=off or there is no session bus; with --keep-running it stays there\n"
+    "for busctl --user, gdbus or psocachectl until SIGINT or SIGTERM. Exit\n"
+    "status: 0 success, 1 failure, 2 bad usage.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) ||
-      (backend_arg != NULL && !parse_backend (backend_arg, &backend, &error)))
+      (backend_arg != NULL && !parse_backend (backend_arg, &backend, &error)) ||
+      (dbus_arg != NULL && !psc_demo_dbus_parse_mode (dbus_arg, &dbus_mode, &error)))
     {
       g_printerr ("psocache-demo: %s\n", error->message);
       return 2;
@@ -360,6 +486,17 @@ main (int argc, char **argv)
     {
       g_printerr ("psocache-demo: --workers, --reload-at, --far-interval and --evict-idle "
                   "must not be negative, --converge-max must be at least 1\n");
+      return 2;
+    }
+  if (interval < 0 || interval > 60000)
+    {
+      g_printerr ("psocache-demo: --interval must be between 0 and 60000\n");
+      return 2;
+    }
+  if (keep_running && async)
+    {
+      g_printerr ("psocache-demo: --keep-running renders the synchronous scene; it cannot be "
+                  "combined with --async\n");
       return 2;
     }
   if (async && pass_through)
@@ -449,14 +586,21 @@ main (int argc, char **argv)
   else
     g_print ("Rendering %d frame at %dx%d\n", frames, width, height);
 
+  if (!psc_demo_export_start (&export, cache, dbus_mode, &error))
+    {
+      g_printerr ("psocache-demo: %s\n", error->message);
+      return 1;
+    }
   {
     double prewarm_ms = psc_demo_prewarm (cache);
     if (prewarm_ms > 0)
       g_print ("Prewarm from recipes before the first frame: %.1f ms\n", prewarm_ms);
   }
-  if (!psc_demo_scene_run (cache, &options, &result, &error))
+  if (keep_running ? !run_keep_running (cache, &options, (guint) interval, &result, &error)
+                   : !psc_demo_scene_run (cache, &options, &result, &error))
     {
       g_printerr ("psocache-demo: %s\n", error->message);
+      psc_demo_export_clear (&export);
       return 1;
     }
 
@@ -491,9 +635,17 @@ main (int argc, char **argv)
       g_print ("\nWrote %s\n", output);
     }
   result_pipelines = result.graphics_pipelines + result.compute_pipelines;
+  result_frames = result.frames;
   first_frame_ms = ms (result.first_frame_ns);
   psc_demo_scene_result_clear (&result);
 
+  /* The export goes first (its bus name is released), then the cache
+   * closes (and saves). */
+  if (export.mode != PSC_DEMO_DBUS_OFF)
+    g_print ("D-Bus: %s released\n", export.bus_name);
+  psc_demo_export_stop (&export);
+  dbus_json = psc_demo_export_to_json (&export);
+  psc_demo_export_clear (&export);
   /* The scene waited for the device before it went away: nothing the cache
    * owns is in use, so the cache may destroy everything. */
   psc_cache_close (cache, 0);
@@ -505,7 +657,7 @@ main (int argc, char **argv)
     g_print ("Validation errors: %u\n", validation_errors);
   /* The JSON line is the last line of the output. */
   if (json)
-    psc_demo_print_json (final_stats, result_pipelines, first_frame_ms);
+    psc_demo_print_json (final_stats, result_pipelines, first_frame_ms, result_frames, dbus_json);
   if (validate && validation_errors > 0)
     return 1;
   return failed ? 1 : 0;
