@@ -2,9 +2,9 @@
  *
  *   psc-bench hit [--pipelines N] [--batches B]
  *   psc-bench async [--workers W] [--pipelines P] [--batch N] [--validate]
- *   (churn, scale, warm and disk: in bench-churn.c, bench-scale.c,
- *   bench-warm.c and bench-disk.c; the pipeline family of async, warm and
- *   disk: bench-family.c)
+ *   (churn, scale, warm, disk and dbus: in bench-churn.c, bench-scale.c,
+ *   bench-warm.c, bench-disk.c and bench-dbus.c; the pipeline family of
+ *   async, warm and disk: bench-family.c)
  *
  * hit: H = median ns per graphics-pipeline hit through the public API
  * (canonicalize, hash, find, compare in full) over N distinct realistic
@@ -800,7 +800,10 @@ usage (void)
                    "       psc-bench churn [--keys K] [--cycles C]\n"
                    "       psc-bench scale [--sizes N,N,...] [--key-bytes L] [--passes P]\n"
                    "       psc-bench warm [--pipelines P] [--reps R]\n"
-                   "       psc-bench disk [--source DRIVER-FILE] [--mib M]\n");
+                   "       psc-bench disk [--source DRIVER-FILE] [--mib M]\n"
+                   "       psc-bench dbus [--pipelines P] [--in-flight K] [--frames F] [--pairs N]\n"
+                   "                      [--calls C] [--period-us T] [--mix both|stats|list]\n"
+                   "                      (under dbus-run-session)\n");
 }
 
 int
@@ -817,7 +820,7 @@ main (int argc, char **argv)
     return bench_scale (argc, argv);
   bool async = strcmp (argv[1], "async") == 0;
   bool own_options = strcmp (argv[1], "warm") == 0 || strcmp (argv[1], "warm-role") == 0 ||
-                     strcmp (argv[1], "disk") == 0;
+                     strcmp (argv[1], "disk") == 0 || strcmp (argv[1], "dbus") == 0;
   if (!async && !own_options && strcmp (argv[1], "hit") != 0)
     {
       usage ();
@@ -865,6 +868,8 @@ main (int argc, char **argv)
     return bench_warm_role (argc, argv);
   if (strcmp (argv[1], "disk") == 0)
     return bench_disk (argc, argv);
+  if (strcmp (argv[1], "dbus") == 0)
+    return bench_dbus (argc, argv);
   if (async)
     return bench_async (workers, pipelines, batch, validate);
   return bench_hit (pipelines, batches);
