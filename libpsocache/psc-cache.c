@@ -103,16 +103,20 @@
  * | [method@Psc.Cache.save], [method@Psc.Cache.save_to_bytes], [method@Psc.Cache.load_bytes] | (a) |
  * | [method@Psc.Cache.prewarm], [method@Psc.Cache.verify_warm] | (a) |
  * | the recipe methods ([method@Psc.Cache.get_pipeline_for_recipe], [method@Psc.Cache.request_recipe] and the others the Threads page lists), [method@Psc.Cache.pin_object], [method@Psc.Cache.unpin_object], [method@Psc.Cache.set_fallback_pipeline] | (a) |
+ * | [method@Psc.Cache.export] | (a) |
  * | [method@Psc.Cache.begin_frame], [method@Psc.Cache.close] | (b) |
  * | [method@Psc.Cache.clear_failures], [method@Psc.Cache.evict] | (b) |
+ * | [method@Psc.Cache.unexport] | (b) |
  * | [method@Psc.Cache.set_eviction_idle_frames], setting [property@Psc.Cache:eviction-idle-frames] | (b) |
  * | [method@Psc.Cache.get_shader_id], [method@Psc.Cache.is_compat_render_pass], [method@Psc.Cache.get_prewarm_done] | (b) |
+ * | [method@Psc.Cache.get_export_object_path], [method@Psc.Cache.get_export_bus_name] | owner thread (not checked) |
  * | dropping the last reference | owner thread (see Destruction) |
  * | [method@Psc.Cache.get_device], [method@Psc.Cache.get_backend], [method@Psc.Cache.get_flags] | (c) |
  * | [method@Psc.Cache.get_application_id], [method@Psc.Cache.get_cache_directory] | (c) |
  * | [method@Psc.Cache.get_eviction_idle_frames], reading any property | (c) |
  * | [method@Psc.Cache.get_stats], [method@Psc.Cache.get_counter] | (c) |
  * | [method@Psc.Cache.get_graphics_pipeline_finish], [method@Psc.Cache.get_compute_pipeline_finish], [method@Psc.Cache.get_pipeline_for_recipe_finish] | (c); they read only the result |
+ * | the D-Bus export's bus thread (method calls, properties, its signals) | the library's own thread: it reads only the counters; controls are applied by the owner thread at [method@Psc.Cache.begin_frame] (see the [D-Bus](dbus.html) page) |
  *
  * Counters are published with atomics, so reading them (c) never touches
  * the owner thread's state. Callbacks ([callback@Psc.PipelineReadyFn],
