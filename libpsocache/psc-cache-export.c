@@ -27,19 +27,18 @@ owner_check (PscCache *self, GError **error)
   return FALSE;
 }
 
-/* Inside a Flatpak sandbox the application id is the sandbox's (the only
- * names it may own are under it): the cache's own when it has one, else
- * the one /.flatpak-info names. */
+/* Inside a Flatpak sandbox the name must be under the sandbox's
+ * application id (the only names it may own): the one /.flatpak-info
+ * names, else the cache's own. */
 static char *
 flatpak_application_id (const char *cache_app_id)
 {
   g_autoptr(GKeyFile) info = g_key_file_new ();
+  char *id = NULL;
 
-  if (cache_app_id != NULL && cache_app_id[0] != '\0')
-    return g_strdup (cache_app_id);
-  if (!g_key_file_load_from_file (info, FLATPAK_INFO, G_KEY_FILE_NONE, NULL))
-    return NULL;
-  return g_key_file_get_string (info, "Application", "name", NULL);
+  if (g_key_file_load_from_file (info, FLATPAK_INFO, G_KEY_FILE_NONE, NULL))
+    id = g_key_file_get_string (info, "Application", "name", NULL);
+  return id != NULL ? id : g_strdup (cache_app_id);
 }
 
 static const char *
@@ -189,7 +188,7 @@ void
 psc_cache_unexport (PscCache *self)
 {
   g_return_if_fail (PSC_IS_CACHE (self));
-  if (self->export == NULL)
+  if (self->core == NULL)
     return;
   if (self->owner != g_thread_self ())
     {
@@ -365,14 +364,16 @@ psc_cache_export_pump (PscCache *self,
                        guint64   frame)
 {
   PscControl *c;
+  guint queued;
 
   if (self->export == NULL)
     return;
   self->export_frame = frame;
-  /* What is queued now; a control queued while these run waits for the
-   * next frame, so a flood cannot hold the frame. */
-  for (guint n = 0; n < PSC_EXPORT_CONTROL_QUEUE && (c = psc_export_bus_take (self->export)) != NULL;
-       n++)
+  /* What is queued now (at most PSC_EXPORT_CONTROL_QUEUE); a control
+   * queued while these run waits for the next frame, so a flood cannot
+   * hold the frame. */
+  queued = psc_export_bus_queued (self->export);
+  for (guint n = 0; n < queued && (c = psc_export_bus_take (self->export)) != NULL; n++)
     apply (self, c);
   report_saves (self, FALSE, NULL);
 }

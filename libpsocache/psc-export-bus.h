@@ -79,6 +79,8 @@ typedef struct _PscControl PscControl;
 /* The oldest queued control, now the caller's, or NULL. Owner thread;
  * each one taken must be completed exactly once. */
 G_GNUC_INTERNAL PscControl *psc_export_bus_take (PscExportBus *bus);
+/* How many controls are queued now. */
+G_GNUC_INTERNAL guint psc_export_bus_queued (PscExportBus *bus);
 G_GNUC_INTERNAL PscControlKind psc_control_kind (const PscControl *c);
 G_GNUC_INTERNAL guint32 psc_control_u (const PscControl *c);
 G_GNUC_INTERNAL guint32 psc_control_u2 (const PscControl *c);

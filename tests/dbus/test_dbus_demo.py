@@ -448,6 +448,12 @@ class OtherUserTests(unittest.TestCase):
                                     '--clear-groups', *base, IFACE + '.GetStatistics'],
                                    capture_output=True, text=True, timeout=60, env=env_bus)
                 self.assertIn(ERR + 'AccessDenied', p.stderr)
+                p = subprocess.run(['setpriv', f'--reuid={nobody}', f'--regid={nobody}',
+                                    '--clear-groups', *base,
+                                    'org.freedesktop.DBus.Properties.Get', IFACE, 'Hits'],
+                                   capture_output=True, text=True, timeout=60, env=env_bus)
+                self.assertIn(ERR + 'AccessDenied', p.stderr)
+                self.assertIn('not the Unix user', p.stderr)
                 # The same user is served, and the demo renders on.
                 p = subprocess.run([*base, IFACE + '.Evict', '0'], capture_output=True,
                                    text=True, timeout=60, env=env_bus)

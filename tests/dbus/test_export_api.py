@@ -181,6 +181,7 @@ class IdentityTests(ExportTestCase):
                                             iface='org.freedesktop.DBus.ObjectManager')[0]
             self.assertEqual(list(objects), [path])
             self.assertIn(IFACE, objects[path])
+            self.assertEqual(objects[path][IFACE]['Pid'], os.getpid())
             c.close(0)
 
     def test_sanitized_application_id(self):
@@ -234,7 +235,13 @@ class IdentityTests(ExportTestCase):
 class CounterTests(ExportTestCase):
     def test_fresh_properties_and_statistics(self):
         c = self.new_cache()
+        c.get_pipeline_for_recipe(compute_recipe(99))
         name, path = self.export(c)
+        # The listing starts with the counters as they are, not zeros.
+        objects = self.client.call_sync(name, ROOT, 'GetManagedObjects',
+                                        iface='org.freedesktop.DBus.ObjectManager')[0]
+        self.assertEqual(objects[path][IFACE]['Entries'], c.props.entries)
+        self.assertGreater(c.props.entries, 0)
         for i in range(3):
             c.get_pipeline_for_recipe(compute_recipe(i))
         c.get_pipeline_for_recipe(compute_recipe(0))
@@ -250,7 +257,7 @@ class CounterTests(ExportTestCase):
         stats = self.client.call_sync(name, path, 'GetStatistics')[0]
         mine = c.get_stats().to_variant().unpack()
         self.assertEqual(sorted(stats), sorted(mine))
-        self.assertEqual(stats['compute-pipeline.entries'], 3)
+        self.assertEqual(stats['compute-pipeline.entries'], 4)
         self.assertEqual(stats['compute-pipeline.hits'], mine['compute-pipeline.hits'])
 
     def test_properties_changed_is_batched(self):
