@@ -89,7 +89,7 @@ read_saves (PscCache *self, guint64 *saves, guint64 *failures, guint64 *bytes)
  * Properties and `GetStatistics` read the counters; every control (and
  * `ListEntries`, which walks the entries) is queued, at most
  * %PSC_EXPORT_CONTROL_QUEUE of them, and applied by the owner thread at
- * its next [method@Psc.Cache.begin_frame], which also sends the reply; a
+ * its next [method@Psc.Cache.begin_frame] (the bus thread sends the reply); a
  * control not applied within %PSC_EXPORT_CONTROL_TIMEOUT_MS is answered
  * `io.github.psocache.Error.Timeout` and never applied. A caller whose
  * connection belongs to another Unix user than this process is refused
