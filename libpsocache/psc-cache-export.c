@@ -51,12 +51,13 @@ backend_nick (PscBackend backend)
 static void
 read_saves (PscCache *self, guint64 *saves, guint64 *failures, guint64 *bytes)
 {
-  PscStats stats;
+  PscPersistSnapshot snap;
 
-  psc_stats_read (&stats, self->core, self->persist);
-  *saves = psc_stats_get_persist (&stats, PSC_PERSIST_COUNTER_SAVES);
-  *failures = psc_stats_get_persist (&stats, PSC_PERSIST_COUNTER_SAVE_FAILURES);
-  *bytes = psc_stats_get_persist (&stats, PSC_PERSIST_COUNTER_DRIVER_BYTES_SAVED);
+  /* Only the persistence counters: this runs every frame. */
+  psc_persist_read_counters (self->persist, &snap);
+  *saves = snap.value[PSC_PERSIST_COUNTER_SAVES];
+  *failures = snap.value[PSC_PERSIST_COUNTER_SAVE_FAILURES];
+  *bytes = snap.value[PSC_PERSIST_COUNTER_DRIVER_BYTES_SAVED];
 }
 
 /**
@@ -375,6 +376,8 @@ psc_cache_export_pump (PscCache *self,
   queued = psc_export_bus_queued (self->export);
   for (guint n = 0; n < queued && (c = psc_export_bus_take (self->export)) != NULL; n++)
     apply (self, c);
+  if (queued > 0)
+    psc_export_bus_flush (self->export);
   report_saves (self, FALSE, NULL);
 }
 

@@ -85,12 +85,17 @@ G_GNUC_INTERNAL PscControlKind psc_control_kind (const PscControl *c);
 G_GNUC_INTERNAL guint32 psc_control_u (const PscControl *c);
 G_GNUC_INTERNAL guint32 psc_control_u2 (const PscControl *c);
 G_GNUC_INTERNAL guint64 psc_control_t (const PscControl *c);
-/* Completions (any thread; each consumes @c). ok: Evict (u), Trim (t),
+/* Completions (owner thread; each consumes @c): the result is recorded,
+ * and the reply goes out from the bus thread after the next
+ * psc_export_bus_flush. complete: Evict (u), Trim (t),
  * InvalidateShader/InvalidateAll/Save (value unused); entries: ListEntries. */
 G_GNUC_INTERNAL void psc_control_complete (PscControl *c, guint64 value);
 G_GNUC_INTERNAL void psc_control_complete_entries (PscControl *c, const PscCoreEntryInfo *entries,
                                                    guint32 count, guint32 total);
 G_GNUC_INTERNAL void psc_control_fail (PscControl *c, const GError *error);
+/* Hands the controls completed since the last flush to the bus thread,
+ * which sends their replies (one wake-up for all). Owner thread. */
+G_GNUC_INTERNAL void psc_export_bus_flush (PscExportBus *bus);
 
 /* Events, recorded by the owner thread: they feed GetRecentEvents (a ring
  * of the last 256), PipelineCompiled (batched with the properties) and the
