@@ -8,7 +8,8 @@
  * DBUS_SESSION_BUS_ADDRESS it fails with a message saying so.
  *
  * The owner thread (main) exports a cache holding P graphics pipelines
- * (default 256, plus their shaders and layouts) on the session bus
+ * (default 256, the async family's of bench-family.c, plus their shaders
+ * and layouts) on the session bus
  * (psc_cache_export on the process's g_bus_get_sync connection) and renders
  * paced frames: one frame is psc_cache_begin_frame + one
  * psc_cache_get_graphics_pipeline per pipeline (all hits; the create infos
@@ -49,15 +50,6 @@
 
 #include "bench.h"
 #include "bench-family.h"
-/* The hit benchmark's shaders; psc-bench.c defines the arrays under their
- * own names (the generated headers define, not declare), so this file's
- * copies get names of their own. */
-#define bench_vert_spv dbus_vert_spv
-#define bench_frag_spv dbus_frag_spv
-#include "bench.vert.h"
-#include "bench.frag.h"
-#undef bench_vert_spv
-#undef bench_frag_spv
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -74,101 +66,6 @@
  * only (diagnostics: which side of the export costs the owner what). */
 enum { MIX_BOTH, MIX_STATS, MIX_LIST };
 static const char *const mix_names[] = { "both", "stats", "list" };
-
-/* ---- the pipelines: the hit benchmark's family (bench.{vert,frag}) ---- */
-typedef struct {
-  VkGraphicsPipelineCreateInfo ci;
-  VkPipelineShaderStageCreateInfo stages[2];
-  VkSpecializationInfo spec[2];
-  VkSpecializationMapEntry entries[4];
-  uint8_t spec_data[2][16];
-  VkVertexInputBindingDescription binding;
-  VkVertexInputAttributeDescription attrs[4];
-  VkPipelineVertexInputStateCreateInfo vi;
-  VkPipelineInputAssemblyStateCreateInfo ia;
-  VkPipelineViewportStateCreateInfo vp;
-  VkPipelineRasterizationStateCreateInfo rs;
-  VkPipelineMultisampleStateCreateInfo ms;
-  VkPipelineDepthStencilStateCreateInfo ds;
-  VkPipelineColorBlendAttachmentState blend[4];
-  VkPipelineColorBlendStateCreateInfo cb;
-  VkDynamicState dyn_states[2];
-  VkPipelineDynamicStateCreateInfo dyn;
-  VkFormat formats[4];
-  VkPipelineRenderingCreateInfo rendering;
-} DbusInfo;
-
-/* Pipeline i: 1-4 colour attachments, two format sets, blending on/off,
- * specialization values that make every i distinct. */
-static void
-fill_dbus (DbusInfo *b, uint32_t i, const BenchObjects *o)
-{
-  uint32_t colors = 1 + (i % 4);
-  uint32_t fmt = (i / 4) % 2;
-  VkBool32 blend = (i / 8) % 2;
-  int32_t variant = (int32_t) (i / 16);
-  float scale = 1.0f + (float) (i % 3);
-  int32_t mode = (int32_t) (i % 5);
-  VkBool32 tint = (i / 5) % 2;
-
-  memset (b, 0, sizeof *b);
-  memcpy (b->spec_data[0], &scale, 4);
-  memcpy (b->spec_data[0] + 4, &variant, 4);
-  memcpy (b->spec_data[1], &tint, 4);
-  memcpy (b->spec_data[1] + 8, &mode, 4);
-  b->entries[0] = (VkSpecializationMapEntry) { 1, 0, 4 };
-  b->entries[1] = (VkSpecializationMapEntry) { 0, 4, 4 };
-  b->entries[2] = (VkSpecializationMapEntry) { 2, 0, 4 };
-  b->entries[3] = (VkSpecializationMapEntry) { 0, 8, 4 };
-  b->spec[0] = (VkSpecializationInfo) { 2, &b->entries[0], 8, b->spec_data[0] };
-  b->spec[1] = (VkSpecializationInfo) { 2, &b->entries[2], 12, b->spec_data[1] };
-  b->stages[0] = (VkPipelineShaderStageCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-    .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = o->vert, .pName = "main",
-    .pSpecializationInfo = &b->spec[0] };
-  b->stages[1] = (VkPipelineShaderStageCreateInfo) {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-    .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = o->frag, .pName = "main",
-    .pSpecializationInfo = &b->spec[1] };
-
-  FILL_FIXED_STATE (b, colors, fmt, blend, o->layout);
-}
-
-static void
-dbus_objects (PscCache *cache, BenchObjects *o)
-{
-  g_autoptr(GError) error = NULL;
-  o->vert = psc_cache_register_shader (cache, dbus_vert_spv, sizeof dbus_vert_spv, &error);
-  if (!o->vert)
-    die ("vertex shader", error);
-  o->frag = psc_cache_register_shader (cache, dbus_frag_spv, sizeof dbus_frag_spv, &error);
-  if (!o->frag)
-    die ("fragment shader", error);
-  VkSamplerCreateInfo sci = {
-    .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-    .magFilter = VK_FILTER_LINEAR, .minFilter = VK_FILTER_LINEAR, .maxLod = 1.0f };
-  VkSampler sampler = psc_cache_get_sampler (cache, &sci, &error);
-  if (!sampler)
-    die ("sampler", error);
-  VkDescriptorSetLayoutBinding bindings[2] = {
-    { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, NULL },
-    { 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, &sampler },
-  };
-  VkDescriptorSetLayoutCreateInfo dci = {
-    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-    .bindingCount = 2, .pBindings = bindings };
-  VkDescriptorSetLayout set_layout = psc_cache_get_descriptor_set_layout (cache, &dci, &error);
-  if (!set_layout)
-    die ("set layout", error);
-  VkPushConstantRange push = { VK_SHADER_STAGE_VERTEX_BIT, 0, 64 };
-  VkPipelineLayoutCreateInfo lci = {
-    .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-    .setLayoutCount = 1, .pSetLayouts = &set_layout,
-    .pushConstantRangeCount = 1, .pPushConstantRanges = &push };
-  o->layout = psc_cache_get_pipeline_layout (cache, &lci, &error);
-  if (!o->layout)
-    die ("pipeline layout", error);
-}
 
 /* ---- the client thread ---- */
 typedef struct {
@@ -391,7 +288,7 @@ thread_cpu_ns (void)
 
 typedef struct {
   PscCache *cache;
-  const DbusInfo *infos;
+  const AsyncInfo *infos;
   uint32_t pipelines;
   uint32_t period_us;
   guint64 frame;
@@ -543,22 +440,14 @@ bench_dbus (int argc, char **argv)
   driver_string (device, driver, sizeof driver);
   PscCacheOptions opts = PSC_CACHE_OPTIONS_INIT;
   opts.workers = 1;   /* every pipeline is created synchronously; no compiles run */
-  g_autoptr(PscCache) cache = psc_cache_new_full (device, PSC_BACKEND_DYNAMIC_RENDERING,
-                                                  PSC_CACHE_FLAGS_NONE, &opts, &error);
-  if (cache == NULL)
-    die ("cache", error);
   BenchObjects objects;
-  dbus_objects (cache, &objects);
-  DbusInfo *infos = calloc (pipelines, sizeof *infos);
-  if (infos == NULL)
-    die ("out of memory", NULL);
+  g_autoptr(PscCache) cache = async_cache_new_full (device, &opts, &objects);
+  /* The async family's pipelines (bench-family.c), all distinct. */
+  AsyncInfo *infos = async_infos_new (PHASE_SERIAL, pipelines, &objects);
   const uint64_t t_create = now_ns ();
   for (uint32_t i = 0; i < pipelines; i++)
-    {
-      fill_dbus (&infos[i], i, &objects);
-      if (psc_cache_get_graphics_pipeline (cache, &infos[i].ci, &error) == VK_NULL_HANDLE)
-        die ("create", error);
-    }
+    if (psc_cache_get_graphics_pipeline (cache, &infos[i].ci, &error) == VK_NULL_HANDLE)
+      die ("create", error);
   const double create_ms = (double) (now_ns () - t_create) / 1e6;
   if (psc_cache_get_counter (cache, PSC_OBJECT_KIND_GRAPHICS_PIPELINE, PSC_COUNTER_ENTRIES) !=
       pipelines)
