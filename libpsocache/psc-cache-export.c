@@ -15,18 +15,6 @@
 
 #define FLATPAK_INFO "/.flatpak-info"
 
-static gboolean
-owner_check (PscCache *self, GError **error)
-{
-  PscCoreError core_error;
-
-  PSC_CORE_ERROR_INIT (core_error);
-  if (psc_core_check_owner (self->core, &core_error) == PSC_STATUS_OK)
-    return TRUE;
-  psc_error_from_core (error, &core_error);
-  return FALSE;
-}
-
 /* Inside a Flatpak sandbox the name must be under the sandbox's
  * application id (the only names it may own): the one /.flatpak-info
  * names, else the cache's own. */
@@ -123,7 +111,7 @@ psc_cache_export (PscCache         *self,
 
   PSC_CACHE_CHECK (self, error, FALSE);
   g_return_val_if_fail (connection == NULL || G_IS_DBUS_CONNECTION (connection), FALSE);
-  if (!owner_check (self, error))
+  if (!psc_cache_check_owner (self, error))
     return FALSE;
   if ((flags & ~PSC_EXPORT_FLAGS_READ_ONLY) != 0)
     {

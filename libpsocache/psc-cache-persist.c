@@ -290,21 +290,6 @@ psc_cache_persist_free (PscCache *self)
   g_clear_pointer (&self->cache_directory, g_free);
 }
 
-/* The owner-thread check of the (a) methods here: the core refuses (and
- * counts) a foreign thread or a closed cache. */
-static gboolean
-owner_thread (PscCache  *self,
-              GError   **error)
-{
-  PscCoreError core_error;
-
-  PSC_CORE_ERROR_INIT (core_error);
-  if (psc_core_check_owner (self->core, &core_error) == PSC_STATUS_OK)
-    return TRUE;
-  psc_error_from_core (error, &core_error);
-  return FALSE;
-}
-
 /**
  * psc_cache_get_application_id:
  * @self: a cache
@@ -369,7 +354,7 @@ psc_cache_save (PscCache  *self,
   gboolean ok;
 
   PSC_CACHE_CHECK (self, error, FALSE);
-  if (!owner_thread (self, error))
+  if (!psc_cache_check_owner (self, error))
     return FALSE;
   /* Seed 003: writeback quiesces the producers first (the running
    * compiles finish; no new one starts until the save is written). */
@@ -401,7 +386,7 @@ psc_cache_save_to_bytes (PscCache  *self,
                          GError   **error)
 {
   PSC_CACHE_CHECK (self, error, NULL);
-  if (!owner_thread (self, error))
+  if (!psc_cache_check_owner (self, error))
     return NULL;
   return psc_persist_save_to_bytes (self->persist, self->core, error);
 }
@@ -431,7 +416,7 @@ psc_cache_load_bytes (PscCache  *self,
 {
   PSC_CACHE_CHECK (self, error, FALSE);
   g_return_val_if_fail (bytes != NULL, FALSE);
-  if (!owner_thread (self, error))
+  if (!psc_cache_check_owner (self, error))
     return FALSE;
   return psc_persist_load_bytes (self->persist, self->core, bytes, error);
 }
@@ -462,7 +447,7 @@ psc_cache_prewarm (PscCache  *self,
                    GError   **error)
 {
   PSC_CACHE_CHECK (self, error, FALSE);
-  if (!owner_thread (self, error))
+  if (!psc_cache_check_owner (self, error))
     return FALSE;
   if (!psc_persist_enabled (self->persist))
     {
@@ -533,7 +518,7 @@ psc_cache_verify_warm (PscCache  *self,
   gboolean ok;
 
   PSC_CACHE_CHECK (self, error, FALSE);
-  if (!owner_thread (self, error))
+  if (!psc_cache_check_owner (self, error))
     return FALSE;
   if (!psc_persist_enabled (self->persist))
     {

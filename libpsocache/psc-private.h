@@ -255,6 +255,22 @@ psc_cache_enter_owner (PscCache   *self,
   return !psc_core_is_closed (self->core);
 }
 
+/* The owner-thread check of (a) methods that do not go through a core
+ * request: the core refuses (and counts) a foreign thread or a closed
+ * cache, and @error says which. */
+static inline gboolean
+psc_cache_check_owner (PscCache  *self,
+                       GError   **error)
+{
+  PscCoreError core_error;
+
+  PSC_CORE_ERROR_INIT (core_error);
+  if (psc_core_check_owner (self->core, &core_error) == PSC_STATUS_OK)
+    return TRUE;
+  psc_error_from_core (error, &core_error);
+  return FALSE;
+}
+
 /* psc-cache-objects.c: the words of SPIR-V in @spirv for the core, the one
  * rule for both registration and replacement: the bytes themselves when
  * they are word-aligned, else a copy in *owned (free it). *size receives
