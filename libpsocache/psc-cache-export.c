@@ -104,7 +104,7 @@ psc_cache_export (PscCache         *self,
                   GError          **error)
 {
   g_autoptr(GDBusConnection) bus = NULL;
-  g_autofree char *app_id = NULL, *name = NULL;
+  g_autofree char *app_id = NULL, *name = NULL, *dir_text = NULL;
   const gboolean in_flatpak = g_file_test (FLATPAK_INFO, G_FILE_TEST_EXISTS);
   const char *dir;
   PscExportIdentity id = { 0 };
@@ -150,7 +150,9 @@ psc_cache_export (PscCache         *self,
   id.device_id = psc_device_get_device_id (self->device);
   id.driver_version = psc_device_get_driver_version (self->device);
   id.pipeline_cache_uuid = psc_device_get_pipeline_cache_uuid (self->device);
-  id.cache_directory = dir != NULL ? dir : "";
+  /* A D-Bus string is UTF-8; a path need not be. */
+  dir_text = dir != NULL ? g_filename_display_name (dir) : g_strdup ("");
+  id.cache_directory = dir_text;
   id.backend = backend_nick (self->backend);
   id.read_only = (flags & PSC_EXPORT_FLAGS_READ_ONLY) != 0;
 

@@ -919,6 +919,13 @@ psc_export_bus_record (PscExportBus *bus, const PscExportEvent *event)
   r->generation = event->generation;
   r->count = event->count;
   g_strlcpy (r->message, event->message != NULL ? event->message : "", sizeof r->message);
+  {
+    /* D-Bus strings are UTF-8: the copy may have cut a character, and a
+     * GIO message may quote a file name that is not UTF-8. */
+    const char *end;
+    if (!g_utf8_validate (r->message, -1, &end))
+      r->message[end - r->message] = '\0';
+  }
   if (event->kind == PSC_EXPORT_EVENT_PIPELINE_COMPILED)
     {
       if (bus->compiled_count < COMPILED_HASHES)
