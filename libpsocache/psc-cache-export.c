@@ -301,7 +301,7 @@ apply_list_entries (PscCache *self, PscControl *c)
       psc_control_fail (c, error);
       return;
     }
-  psc_control_complete_entries (c, page, count, total);
+  psc_control_complete_entries (c, g_steal_pointer (&page), count, total);
 }
 
 static void

@@ -656,10 +656,10 @@ psc_control_complete (PscControl *c, guint64 value)
 }
 
 void
-psc_control_complete_entries (PscControl *c, const PscCoreEntryInfo *entries, guint32 count,
+psc_control_complete_entries (PscControl *c, PscCoreEntryInfo *entries, guint32 count,
                               guint32 total)
 {
-  c->page = g_memdup2 (entries, sizeof (PscCoreEntryInfo) * count);
+  c->page = entries;
   c->count = count;
   c->total = total;
   control_finish (c);

@@ -88,9 +88,10 @@ G_GNUC_INTERNAL guint64 psc_control_t (const PscControl *c);
 /* Completions (owner thread; each consumes @c): the result is recorded,
  * and the reply goes out from the bus thread after the next
  * psc_export_bus_flush. complete: Evict (u), Trim (t),
- * InvalidateShader/InvalidateAll/Save (value unused); entries: ListEntries. */
+ * InvalidateShader/InvalidateAll/Save (value unused); entries: ListEntries
+ * (takes @entries, g_malloc'd). */
 G_GNUC_INTERNAL void psc_control_complete (PscControl *c, guint64 value);
-G_GNUC_INTERNAL void psc_control_complete_entries (PscControl *c, const PscCoreEntryInfo *entries,
+G_GNUC_INTERNAL void psc_control_complete_entries (PscControl *c, PscCoreEntryInfo *entries,
                                                    guint32 count, guint32 total);
 G_GNUC_INTERNAL void psc_control_fail (PscControl *c, const GError *error);
 /* Hands the controls completed since the last flush to the bus thread,

@@ -7,6 +7,7 @@
 #include "core-private.h"
 #include "stats.h"
 #include "store.h"
+#include "table.h"
 
 PscStatus
 psc_core_list_entries (PscCore *core, uint32_t offset, uint32_t limit, PscCoreEntryInfo *out,
@@ -42,7 +43,9 @@ psc_core_list_entries (PscCore *core, uint32_t offset, uint32_t limit, PscCoreEn
           info->state = e->state;
           info->stale = e->stale;
           info->generation = k == PSC_KIND_SHADER ? e->shader.generation : 0;
-          info->key_hash = e->key != NULL ? psc_core_hash (core, e->key, e->key_len) : 0;
+          /* A tabled key's slot keeps its hash (the same rule). */
+          info->key_hash = e->tabled ? psc_table_slot (s->table, e->slot)->hash
+                           : e->key != NULL ? psc_core_hash (core, e->key, e->key_len) : 0;
           info->last_used_frame = e->last_used_frame;
           if (s->hit_frame != NULL && s->hit_frame[index] > info->last_used_frame)
             info->last_used_frame = s->hit_frame[index];
