@@ -354,20 +354,22 @@ void
 psc_cache_export_pump (PscCache *self,
                        guint64   frame)
 {
+  PscControlQueue *q;
   PscControl *c;
   guint queued;
 
   if (self->export == NULL)
     return;
+  q = psc_export_bus_controls (self->export);
   self->export_frame = frame;
   /* What is queued now (at most PSC_EXPORT_CONTROL_QUEUE); a control
    * queued while these run waits for the next frame, so a flood cannot
    * hold the frame. */
-  queued = psc_export_bus_queued (self->export);
-  for (guint n = 0; n < queued && (c = psc_export_bus_take (self->export)) != NULL; n++)
+  queued = psc_control_queue_length (q);
+  for (guint n = 0; n < queued && (c = psc_control_queue_take (q)) != NULL; n++)
     apply (self, c);
   if (queued > 0)
-    psc_export_bus_flush (self->export);
+    psc_control_queue_flush (q);
   report_saves (self, FALSE, NULL);
 }
 

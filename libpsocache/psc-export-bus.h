@@ -21,6 +21,7 @@
 #include <gio/gio.h>
 
 #include "psc-private.h"
+#include "psc-export-queue.h"
 
 G_BEGIN_DECLS
 
@@ -64,39 +65,9 @@ G_GNUC_INTERNAL const char *psc_export_bus_name (PscExportBus *bus);
 G_GNUC_INTERNAL char *psc_export_bus_name_for (const char *application_id, guint32 pid,
                                                gboolean in_flatpak);
 
-/* Controls, queued by the bus thread, taken by the owner thread. */
-typedef enum {
-  PSC_CONTROL_EVICT,              /* u: idle frames */
-  PSC_CONTROL_INVALIDATE_SHADER,  /* u: shader id */
-  PSC_CONTROL_INVALIDATE_ALL,
-  PSC_CONTROL_SAVE,
-  PSC_CONTROL_TRIM,               /* t: max bytes */
-  PSC_CONTROL_LIST_ENTRIES,       /* u: offset, u2: limit (capped) */
-} PscControlKind;
-
-typedef struct _PscControl PscControl;
-
-/* The oldest queued control, now the caller's, or NULL. Owner thread;
- * each one taken must be completed exactly once. */
-G_GNUC_INTERNAL PscControl *psc_export_bus_take (PscExportBus *bus);
-/* How many controls are queued now. */
-G_GNUC_INTERNAL guint psc_export_bus_queued (PscExportBus *bus);
-G_GNUC_INTERNAL PscControlKind psc_control_kind (const PscControl *c);
-G_GNUC_INTERNAL guint32 psc_control_u (const PscControl *c);
-G_GNUC_INTERNAL guint32 psc_control_u2 (const PscControl *c);
-G_GNUC_INTERNAL guint64 psc_control_t (const PscControl *c);
-/* Completions (owner thread; each consumes @c): the result is recorded,
- * and the reply goes out from the bus thread after the next
- * psc_export_bus_flush. complete: Evict (u), Trim (t),
- * InvalidateShader/InvalidateAll/Save (value unused); entries: ListEntries
- * (takes @entries, g_malloc'd). */
-G_GNUC_INTERNAL void psc_control_complete (PscControl *c, guint64 value);
-G_GNUC_INTERNAL void psc_control_complete_entries (PscControl *c, PscCoreEntryInfo *entries,
-                                                   guint32 count, guint32 total);
-G_GNUC_INTERNAL void psc_control_fail (PscControl *c, const GError *error);
-/* Hands the controls completed since the last flush to the bus thread,
- * which sends their replies (one wake-up for all). Owner thread. */
-G_GNUC_INTERNAL void psc_export_bus_flush (PscExportBus *bus);
+/* The export's control queue (psc-export-queue.h): the owner thread
+ * takes, completes and flushes its controls. */
+G_GNUC_INTERNAL PscControlQueue *psc_export_bus_controls (PscExportBus *bus);
 
 /* Events, recorded by the owner thread: they feed GetRecentEvents (a ring
  * of the last 256), PipelineCompiled (batched with the properties) and the
