@@ -17,5 +17,6 @@
 #include <psocache/psc-device.h>
 #include <psocache/psc-cache.h>
 #include <psocache/psc-export.h>
+#include <psocache/psc-draw-list.h>
 
 #undef __PSOCACHE_H_INSIDE__
