@@ -29,6 +29,38 @@ flatpak_application_id (const char *cache_app_id)
   return id != NULL ? id : g_strdup (cache_app_id);
 }
 
+/* The library's own session-bus connection, shared by every export made
+ * with a NULL connection (they share the process's name on it) and closed
+ * with the last of them: a private connection, so exit-on-close stays off
+ * and the application's g_bus_get_sync() singleton is left alone. */
+static GDBusConnection *
+library_session_bus (GError **error)
+{
+  static GMutex lock;
+  static GWeakRef shared;   /* zero-initialized: a valid empty GWeakRef */
+  g_autofree char *address = NULL;
+  GDBusConnection *bus;
+
+  g_mutex_lock (&lock);
+  bus = g_weak_ref_get (&shared);
+  if (bus == NULL)
+    {
+      address = g_dbus_address_get_for_bus_sync (G_BUS_TYPE_SESSION, NULL, error);
+      if (address != NULL)
+        bus = g_dbus_connection_new_for_address_sync (address,
+                                                      G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                                      G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                                      NULL, NULL, error);
+      if (bus != NULL)
+        {
+          g_dbus_connection_set_exit_on_close (bus, FALSE);
+          g_weak_ref_set (&shared, bus);
+        }
+    }
+  g_mutex_unlock (&lock);
+  return bus;
+}
+
 static const char *
 backend_nick (PscBackend backend)
 {
@@ -52,7 +84,10 @@ read_saves (PscCache *self, guint64 *saves, guint64 *failures, guint64 *bytes)
  * psc_cache_export:
  * @self: a cache
  * @connection: (nullable): the session-bus connection to export on, or
- *   %NULL for the library to use the session bus (g_bus_get_sync())
+ *   %NULL for a session-bus connection of the library's own (not the
+ *   process's shared g_bus_get_sync() one, whose exit-on-close would end
+ *   the application if the bus went away; every cache exported with
+ *   %NULL shares it)
  * @flags: %PSC_EXPORT_FLAGS_READ_ONLY to refuse every control
  * @error: return location for a #GError
  *
@@ -130,7 +165,7 @@ psc_cache_export (PscCache         *self,
   else
     {
       g_autoptr(GError) local = NULL;
-      bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &local);
+      bus = library_session_bus (&local);
       if (bus == NULL)
         {
           g_set_error (error, PSC_ERROR, PSC_ERROR_IO, _("no session bus: %s"), local->message);

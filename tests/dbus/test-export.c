@@ -164,6 +164,44 @@ test_non_utf8_directory (void)
   psc_test_harness_finish (h);
 }
 
+/* The bus going away must not end the application: the library's own
+ * connection (a NULL one at export) has exit-on-close off, unlike the
+ * process's g_bus_get_sync() singleton. In a subprocess with a bus of its
+ * own, which it takes down under the export. */
+static void
+test_bus_goes_away (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GTestDBus) own = g_test_dbus_new (G_TEST_DBUS_NONE);
+      PscTestHarness *h;
+      PscCache *cache;
+      g_autoptr(GError) error = NULL;
+      gint64 until;
+
+      g_test_dbus_up (own);
+      h = psc_test_harness_new (TRUE);
+      cache = psc_test_harness_cache (h, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE);
+      g_assert_true (psc_cache_export (cache, NULL, PSC_EXPORT_FLAGS_NONE, &error));
+      g_assert_no_error (error);
+      g_test_dbus_down (own);
+      until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+      while (g_get_monotonic_time () < until)
+        {
+          g_main_context_iteration (NULL, FALSE);
+          psc_cache_begin_frame (cache, 1, 0);
+          g_usleep (10000);
+        }
+      psc_cache_unexport (cache);
+      g_print ("survived\n");
+      psc_test_harness_finish (h);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout ("*survived*");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -177,6 +215,7 @@ main (int argc, char **argv)
   g_test_dbus_up (bus);
   g_test_add_func ("/export/arguments", test_arguments);
   g_test_add_func ("/export/non-utf8-directory", test_non_utf8_directory);
+  g_test_add_func ("/export/bus-goes-away", test_bus_goes_away);
   rc = g_test_run ();
   g_test_dbus_down (bus);
   return rc;
