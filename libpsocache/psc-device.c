@@ -97,6 +97,7 @@ struct _PscDevice
   char *name;
   guint32 driver_version;
   guint32 vendor_id, device_id;
+  guint32 max_push_constants_size; /* VkPhysicalDeviceLimits */
   guint8 pipeline_cache_uuid[VK_UUID_SIZE];
   char *pipeline_cache_uuid_hex;  /* 32 lower-case hex digits */
   char *driver_name, *driver_info;  /* "" when the driver cannot tell */
@@ -162,6 +163,7 @@ enum {
   PROP_PIPELINE_CREATION_CACHE_CONTROL,
   PROP_CREATION_FEEDBACK,
   PROP_DESCRIPTOR_INDEXING,
+  PROP_MAX_PUSH_CONSTANTS_SIZE,
   N_PROPS
 };
 
@@ -249,6 +251,9 @@ psc_device_get_property (GObject    *object,
       break;
     case PROP_DESCRIPTOR_INDEXING:
       g_value_set_boolean (value, self->descriptor_indexing);
+      break;
+    case PROP_MAX_PUSH_CONSTANTS_SIZE:
+      g_value_set_uint (value, self->max_push_constants_size);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -545,6 +550,21 @@ psc_device_class_init (PscDeviceClass *klass)
     g_param_spec_boolean ("descriptor-indexing", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
+  /**
+   * PscDevice:max-push-constants-size:
+   *
+   * The physical device's `VkPhysicalDeviceLimits.maxPushConstantsSize`:
+   * how many bytes of push constants a pipeline layout may declare (at
+   * least 128 on every conforming driver). Material instances check their
+   * inline payloads against it (see [ctor@Psc.MaterialInstance.new_inline]).
+   * 0 on a device that is not initialized.
+   *
+   * Since: 0.3
+   */
+  props[PROP_MAX_PUSH_CONSTANTS_SIZE] =
+    g_param_spec_uint ("max-push-constants-size", NULL, NULL, 0, G_MAXUINT32, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -778,6 +798,7 @@ psc_device_describe (PscDevice  *self,
   self->driver_version = properties.driverVersion;
   self->vendor_id = properties.vendorID;
   self->device_id = properties.deviceID;
+  self->max_push_constants_size = properties.limits.maxPushConstantsSize;
   memcpy (self->pipeline_cache_uuid, properties.pipelineCacheUUID, VK_UUID_SIZE);
   self->name = g_strndup (properties.deviceName, sizeof properties.deviceName);
 
@@ -1785,6 +1806,24 @@ psc_device_get_descriptor_indexing (PscDevice *self)
 {
   g_return_val_if_fail (PSC_IS_DEVICE (self), FALSE);
   return self->descriptor_indexing;
+}
+
+/**
+ * psc_device_get_max_push_constants_size:
+ * @self: a device
+ *
+ * Returns [property@Psc.Device:max-push-constants-size]. Any thread.
+ *
+ * Returns: the device's `VkPhysicalDeviceLimits.maxPushConstantsSize`, in
+ *   bytes
+ *
+ * Since: 0.3
+ */
+guint32
+psc_device_get_max_push_constants_size (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), 0);
+  return self->max_push_constants_size;
 }
 
 void

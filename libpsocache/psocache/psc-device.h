@@ -151,5 +151,7 @@ PSC_AVAILABLE_IN_0_3
 gboolean psc_device_get_creation_feedback (PscDevice *self);
 PSC_AVAILABLE_IN_0_3
 gboolean psc_device_get_descriptor_indexing (PscDevice *self);
+PSC_AVAILABLE_IN_0_3
+guint32 psc_device_get_max_push_constants_size (PscDevice *self);
 
 G_END_DECLS

@@ -18,5 +18,6 @@
 #include <psocache/psc-cache.h>
 #include <psocache/psc-export.h>
 #include <psocache/psc-draw-list.h>
+#include <psocache/psc-material.h>
 
 #undef __PSOCACHE_H_INSIDE__
