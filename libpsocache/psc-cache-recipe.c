@@ -222,6 +222,43 @@ psc_cache_request_recipe (PscCache          *self,
   return (guint64) (guintptr) pipeline;
 }
 
+/* psc_cache_request_recipe with a completion callback, for the scene
+ * prewarm (psc-material-prewarm.c): graphics recipes only; the build is
+ * freed before this returns (the request copies what it keys on). */
+guint64
+psc_cache_request_recipe_with_callback (PscCache           *self,
+                                        PscRecipe          *recipe,
+                                        PscMissPolicy       policy,
+                                        PscRequestFlags     flags,
+                                        PscPipelineReadyFn  callback,
+                                        void               *context,
+                                        PscRequestResult   *result,
+                                        GError            **error)
+{
+  CacheMaker m;
+  PscRecipeBuild *b;
+  VkPipeline pipeline;
+  PscRequestResult r = PSC_REQUEST_RESULT_PENDING;
+
+  PSC_RECIPE_CHECK (self, recipe, error, 0);
+
+  if (psc_recipe_get_kind (recipe) != PSC_RECIPE_KIND_GRAPHICS)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   "recipe: a graphics recipe is needed, this is a compute recipe");
+      return 0;
+    }
+  b = build (self, recipe, PSC_RECIPE_BUILD_PIPELINE, &m, error);
+  if (b == NULL)
+    return 0;
+  pipeline = psc_cache_request_graphics_pipeline (self, psc_recipe_build_graphics (b), policy,
+                                                  flags, callback, context, &r, error);
+  done (&m, b);
+  if (result != NULL)
+    *result = r;
+  return (guint64) (guintptr) pipeline;
+}
+
 static void
 inner_done (GObject      *source,
             GAsyncResult *res,

@@ -286,4 +286,14 @@ G_GNUC_INTERNAL void psc_cache_async_pump (PscCache *self);
  * (psc_core_close_unowned). */
 G_GNUC_INTERNAL void psc_cache_async_drop (PscCache *self);
 
+/* psc-cache-recipe.c: a graphics recipe's asynchronous request with a
+ * completion callback (the scene prewarm's GI providers). */
+G_GNUC_INTERNAL guint64 psc_cache_request_recipe_with_callback (PscCache *self, PscRecipe *recipe,
+                                                                PscMissPolicy policy,
+                                                                PscRequestFlags flags,
+                                                                PscPipelineReadyFn callback,
+                                                                void *context,
+                                                                PscRequestResult *result,
+                                                                GError **error);
+
 G_END_DECLS

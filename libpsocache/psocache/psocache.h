@@ -19,5 +19,6 @@
 #include <psocache/psc-export.h>
 #include <psocache/psc-draw-list.h>
 #include <psocache/psc-material.h>
+#include <psocache/psc-material-prewarm.h>
 
 #undef __PSOCACHE_H_INSIDE__
