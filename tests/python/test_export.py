@@ -24,6 +24,8 @@ except (ImportError, ValueError) as e:
     print(f'cannot import Psc 1 through PyGObject: {e}', file=sys.stderr)
     sys.exit(1)
 
+from recipe_fixtures import DeviceTestCase, compute_recipe, spirv_variant  # noqa: E402
+
 # Vulkan values (vulkan_core.h).
 VERTEX, FRAGMENT, COMPUTE = 0x1, 0x10, 0x20
 UNIFORM_BUFFER, COMBINED_IMAGE_SAMPLER, STORAGE_BUFFER = 6, 1, 7
@@ -35,18 +37,6 @@ BLEND_ONE, BLEND_ZERO, BLEND_SRC_ALPHA, BLEND_ONE_MINUS_SRC_ALPHA, BLEND_ADD = 1
 SAMPLE_1 = 1
 LINEAR, MIPMAP_LINEAR, CLAMP_TO_EDGE = 1, 1, 2
 DYNAMIC_DEPTH_BIAS = 3
-
-
-def read_bytes(var):
-    with open(os.environ[var], 'rb') as f:
-        return GLib.Bytes.new(f.read())
-
-
-def spirv_variant(data, n):
-    # Word 2 of the header is the generator's magic: other content, same shader.
-    b = bytearray(data.get_data())
-    b[8:12] = (0x7fff0000 + n).to_bytes(4, 'little')
-    return GLib.Bytes.new(bytes(b))
 
 
 def graphics_recipe(vert, frag, mode=0, legacy=False):
@@ -87,39 +77,10 @@ def graphics_recipe(vert, frag, mode=0, legacy=False):
     return r
 
 
-def compute_recipe(comp):
-    r = Psc.Recipe.new_compute()
-    r.add_stage(COMPUTE, comp, 'main')
-    s = r.add_set_layout(0)
-    r.add_set_binding(s, 0, STORAGE_BUFFER, 1, COMPUTE, 0)
-    r.add_push_constant_range(COMPUTE, 0, 4)
-    return r
-
-
-class ExportTestCase(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.device = Psc.Device.new_headless(Psc.DeviceFlags.VALIDATION)
-        cls.vert = read_bytes('PSC_TEST_VERT_SPV')
-        cls.frag = read_bytes('PSC_TEST_FRAG_SPV')
-        cls.comp = read_bytes('PSC_TEST_SPV')
-
-    @classmethod
-    def tearDownClass(cls):
-        count = cls.device.props.validation_error_count
-        del cls.device
-        if count:
-            raise AssertionError(f'{count} Vulkan validation errors')
-
+class ExportTestCase(DeviceTestCase):
     def new_cache(self, backend=Psc.Backend.DYNAMIC_RENDERING, **props):
         return Psc.Cache(device=self.device, backend=backend, **props)
 
-    def assertPscError(self, cm, code, prefix=None):
-        err = cm.exception
-        self.assertTrue(err.matches(Psc.error_quark(), code),
-                        f'expected {code!r}, got {err.domain} {err.code}: {err.message}')
-        if prefix is not None:
-            self.assertTrue(err.message.startswith(prefix), err.message)
 
     def assertRoundTrip(self, cache, pipeline):
         """The recipe of pipeline, checked: it gives pipeline back, creating

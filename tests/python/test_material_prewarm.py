@@ -15,7 +15,8 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_recipes import GLib, Psc, graphics_recipe, read_bytes  # noqa: E402
+from recipe_fixtures import read_bytes  # noqa: E402
+from test_recipes import GLib, Psc, graphics_recipe  # noqa: E402
 
 F = Psc.MaterialFlags
 
