@@ -245,7 +245,10 @@ class IdentityTests(ExportTestCase):
             if i == 50:
                 rss = rss_kb()
             c.unexport()
-            self.assertEqual(threads(), base_threads)
+            # The bus thread is joined at each unexport; GLib may keep one
+            # idle pool thread of its own around meanwhile. A leak would
+            # add one per cycle.
+            self.assertLessEqual(threads(), base_threads + 2)
         self.assertFalse(self.client.has_owner(name))
         self.assertLess(rss_kb() - rss, 4096)
 
