@@ -69,7 +69,8 @@ psc_demo_print_json (PscStats   *stats,
                      guint       pipelines,
                      double      first_frame_ms,
                      guint       frames,
-                     const char *dbus_json)
+                     const char *dbus_json,
+                     const char *material_prewarm_json)
 {
   g_autofree char *rejected = rejections (stats, TRUE);
   char ms[G_ASCII_DTOSTR_BUF_SIZE];
@@ -81,7 +82,7 @@ psc_demo_print_json (PscStats   *stats,
            ",\"recipes_loaded\":%" G_GUINT64_FORMAT ",\"recipes_stale\":%" G_GUINT64_FORMAT
            ",\"prewarmed\":%" G_GUINT64_FORMAT ",\"artifacts_loaded\":%" G_GUINT64_FORMAT
            ",\"rejected\":{%s},\"saved\":%s},\"pipelines\":%u,\"first_frame_ms\":%s"
-           ",\"frames\":%u,\"dbus\":%s}\n",
+           ",\"frames\":%u,\"dbus\":%s,\"material_prewarm\":%s}\n",
            psc_stats_get_persistence_enabled (stats) ? "true" : "false",
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_BYTES_LOADED),
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_DRIVER_CACHE_HITS),
@@ -91,7 +92,7 @@ psc_demo_print_json (PscStats   *stats,
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_ARTIFACTS_LOADED),
            rejected,
            psc_stats_get_persist (stats, PSC_PERSIST_COUNTER_SAVES) > 0 ? "true" : "false",
-           pipelines, ms, frames, dbus_json);
+           pipelines, ms, frames, dbus_json, material_prewarm_json);
 }
 
 double

@@ -21,8 +21,11 @@ void psc_demo_print_persistence (PscCache *cache, PscStats *stats);
 /* The --json line: persistence counters from @stats (read after the
  * cache was closed, so its save at close is counted), the scene's pipeline
  * count, the time to the first frame, the frames rendered and @dbus_json,
- * the "dbus" member (a JSON object, see psc_demo_export_to_json). */
+ * the "dbus" member (a JSON object, see psc_demo_export_to_json), and
+ * @material_prewarm_json, the "material_prewarm" member (an object, or null
+ * without --async). */
 void psc_demo_print_json (PscStats *stats, guint pipelines, double first_frame_ms,
-                          guint frames, const char *dbus_json);
+                          guint frames, const char *dbus_json,
+                          const char *material_prewarm_json);
 
 G_END_DECLS

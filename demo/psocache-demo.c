@@ -152,6 +152,78 @@ print_async_report (PscCache *cache, const PscDemoSceneResult *r, guint main_fra
     g_print ("  NOT converged: some pipelines were still not Ready at frame %u\n", r->frames);
 }
 
+static const char *
+prewarm_mode_name (PscDemoPrewarmMode mode)
+{
+  switch (mode)
+    {
+    case PSC_DEMO_PREWARM_REQUEST:
+      return "request";
+    case PSC_DEMO_PREWARM_WAIT:
+      return "wait";
+    case PSC_DEMO_PREWARM_OFF:
+    default:
+      return "off";
+    }
+}
+
+static gboolean
+parse_prewarm (const char *name, PscDemoPrewarmMode *mode, GError **error)
+{
+  if (g_strcmp0 (name, "off") == 0)
+    *mode = PSC_DEMO_PREWARM_OFF;
+  else if (g_strcmp0 (name, "request") == 0)
+    *mode = PSC_DEMO_PREWARM_REQUEST;
+  else if (g_strcmp0 (name, "wait") == 0)
+    *mode = PSC_DEMO_PREWARM_WAIT;
+  else
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "unknown prewarm mode '%s' (expected off, request or wait)", name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+print_prewarm_report (const PscDemoPrewarmStats *p)
+{
+  g_print ("\nMaterial prewarm before the first frame (%s): %u draws added, %u duplicates "
+           "collapsed, %u requested, %u cut by the budget of %u, %u failed (%.1f ms)\n",
+           prewarm_mode_name (p->mode), p->added, p->deduplicated, p->requested, p->cut,
+           p->budget, p->failed, ms (p->run_ns));
+  for (guint k = 0; k < p->n_cut_listed; k++)
+    g_print ("  cut: draw %u, %s\n", p->cut_draws[k], p->cut_names[k]);
+  if (p->cut > p->n_cut_listed)
+    g_print ("  ... and %u more cut (the frame loop requests them when it draws them)\n",
+             p->cut - p->n_cut_listed);
+  if (p->failed > 0)
+    g_print ("  failed: %u, the first: %s\n", p->failed, p->first_failure);
+  if (p->mode == PSC_DEMO_PREWARM_WAIT)
+    g_print ("  loading screen: %u cache pumps, %.1f ms, until every request was settled\n",
+             p->loading_frames, ms (p->loading_ns));
+  g_print ("  Ready when frame 1 began: %u of %u; Ready before their first draw: %u of the "
+           "%u prewarmed pipelines drawn; Ready at the end: %u\n",
+           p->ready_at_first_frame, p->requested, p->ready_before_first_draw, p->drawn,
+           p->ready);
+}
+
+/* The prewarm's JSON object (or null). */
+static char *
+prewarm_json (const PscDemoSceneResult *r)
+{
+  const PscDemoPrewarmStats *p = &r->async_stats.prewarm;
+
+  if (!r->async || p->mode == PSC_DEMO_PREWARM_OFF)
+    return g_strdup ("null");
+  return g_strdup_printf ("{\"mode\":\"%s\",\"added\":%u,\"deduplicated\":%u,\"requested\":%u,"
+                          "\"cut\":%u,\"budget\":%u,\"failed\":%u,\"ready_at_first_frame\":%u,"
+                          "\"drawn\":%u,\"ready_before_first_draw\":%u,\"ready\":%u}",
+                          prewarm_mode_name (p->mode), p->added, p->deduplicated, p->requested,
+                          p->cut, p->budget, p->failed, p->ready_at_first_frame, p->drawn,
+                          p->ready_before_first_draw, p->ready);
+}
+
 static void
 print_report (PscCache *cache, const PscDemoSceneResult *r)
 {
@@ -201,6 +273,11 @@ print_report (PscCache *cache, const PscDemoSceneResult *r)
     }
   g_print ("  capacity failures: %" G_GUINT64_FORMAT ", rejected requests: %" G_GUINT64_FORMAT "\n",
            psc_stats_get_capacity_failures (stats), psc_stats_get_rejected_total (stats));
+
+  g_print ("\nMaterials: %u instances of %u templates, one per draw, drawn through 5 pass "
+           "contexts; the last frame's draws sorted: %u opaque (pipeline key, material, front "
+           "to back), %u translucent (back to front)\n",
+           r->materials, r->material_templates, r->opaque_draws, r->transparent_draws);
 
   if (r->render_pass_begins > 0 || r->rendering_begins > 0)
     g_print ("\nRecorded %u render-pass begins and %u dynamic-rendering begins; "
@@ -371,8 +448,11 @@ main (int argc, char **argv)
   g_autofree char *output = NULL;
   g_autofree char *dbus_arg = NULL;
   g_autofree char *dbus_json = NULL;
+  g_autofree char *prewarm_arg = NULL;
+  g_autofree char *material_json = NULL;
   int frames = 0, width = 320, height = 240, interval = 16;
   int workers = 0, reload_at = 0, far_interval = 8, evict_idle = 4, converge_max = 2000;
+  int prewarm_budget = 0;
   gboolean validate = FALSE, pass_through = FALSE, prepared = FALSE;
   gboolean async = FALSE, no_fallbacks = FALSE, no_reload = FALSE;
   gboolean no_persist = FALSE, json = FALSE, keep_running = FALSE;
@@ -409,6 +489,13 @@ main (int argc, char **argv)
       "--async: register no fallbacks: draws are skipped until their pipeline is Ready", NULL },
     { "converge-max", 0, 0, G_OPTION_ARG_INT, &converge_max,
       "--async: at most N extra frames waiting for every pipeline to be Ready (default: 2000)", "N" },
+    { "prewarm", 0, 0, G_OPTION_ARG_STRING, &prewarm_arg,
+      "--async: the material prewarm before the first frame: off, request (request every "
+      "draw's pipeline, then render at once) or wait (request, then wait until they are "
+      "settled, like a loading screen) (default: request)", "MODE" },
+    { "prewarm-budget", 0, 0, G_OPTION_ARG_INT, &prewarm_budget,
+      "--async: the most pipelines the material prewarm requests; the rest are cut and "
+      "reported (default: 256)", "N" },
     { "no-persist", 0, 0, G_OPTION_ARG_NONE, &no_persist,
       "Persistence off: no application id, nothing read or written under $XDG_CACHE_HOME", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -433,6 +520,7 @@ main (int argc, char **argv)
   PscBackend backend = PSC_BACKEND_AUTO;
   PscDeviceFlags device_flags = PSC_DEVICE_FLAGS_NONE;
   PscDemoDBusMode dbus_mode = PSC_DEMO_DBUS_DEFAULT;
+  PscDemoPrewarmMode prewarm_mode = PSC_DEMO_PREWARM_REQUEST;
   PscDemoExport export = { 0 };
   guint validation_errors = 0;
   guint result_pipelines = 0, result_frames = 0;
@@ -470,7 +558,8 @@ main (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) ||
       (backend_arg != NULL && !parse_backend (backend_arg, &backend, &error)) ||
-      (dbus_arg != NULL && !psc_demo_dbus_parse_mode (dbus_arg, &dbus_mode, &error)))
+      (dbus_arg != NULL && !psc_demo_dbus_parse_mode (dbus_arg, &dbus_mode, &error)) ||
+      (prewarm_arg != NULL && !parse_prewarm (prewarm_arg, &prewarm_mode, &error)))
     {
       g_printerr ("psocache-demo: %s\n", error->message);
       return 2;
@@ -486,6 +575,16 @@ main (int argc, char **argv)
     {
       g_printerr ("psocache-demo: --workers, --reload-at, --far-interval and --evict-idle "
                   "must not be negative, --converge-max must be at least 1\n");
+      return 2;
+    }
+  if ((prewarm_arg != NULL || prewarm_budget != 0) && !async)
+    {
+      g_printerr ("psocache-demo: --prewarm and --prewarm-budget need --async\n");
+      return 2;
+    }
+  if (prewarm_budget < 0)
+    {
+      g_printerr ("psocache-demo: --prewarm-budget must not be negative\n");
       return 2;
     }
   if (interval < 0 || interval > 60000)
@@ -550,6 +649,8 @@ main (int argc, char **argv)
   options.far_lod_interval = (guint) far_interval;
   options.eviction_idle_frames = (guint) evict_idle;
   options.converge_max_frames = (guint) converge_max;
+  options.prewarm = async ? prewarm_mode : PSC_DEMO_PREWARM_OFF;
+  options.prewarm_budget = (guint) prewarm_budget;
 
   g_print ("psocache-demo: %s, %s backend%s%s\n",
            psc_device_get_name (device),
@@ -605,7 +706,11 @@ main (int argc, char **argv)
     }
 
   if (async)
-    print_async_report (cache, &result, (guint) frames);
+    {
+      if (options.prewarm != PSC_DEMO_PREWARM_OFF)
+        print_prewarm_report (&result.async_stats.prewarm);
+      print_async_report (cache, &result, (guint) frames);
+    }
   print_report (cache, &result);
   {
     g_autoptr(PscStats) stats = psc_cache_get_stats (cache);
@@ -637,6 +742,7 @@ main (int argc, char **argv)
   result_pipelines = result.graphics_pipelines + result.compute_pipelines;
   result_frames = result.frames;
   first_frame_ms = ms (result.first_frame_ns);
+  material_json = prewarm_json (&result);
   psc_demo_scene_result_clear (&result);
 
   /* The export goes first (its bus name is released), then the cache
@@ -657,7 +763,8 @@ main (int argc, char **argv)
     g_print ("Validation errors: %u\n", validation_errors);
   /* The JSON line is the last line of the output. */
   if (json)
-    psc_demo_print_json (final_stats, result_pipelines, first_frame_ms, result_frames, dbus_json);
+    psc_demo_print_json (final_stats, result_pipelines, first_frame_ms, result_frames, dbus_json,
+                         material_json);
   if (validate && validation_errors > 0)
     return 1;
   return failed ? 1 : 0;

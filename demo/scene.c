@@ -15,6 +15,13 @@
  * pipelines and one compute pipeline, all requested from the cache every
  * frame from create infos rebuilt in one reused buffer.
  *
+ * The tiles, occluders and panels are material instances (scene-materials.h):
+ * their pipelines' create infos come from the pass contexts' provider, for
+ * every request, and each pass's draws are sorted by a PscDrawList (opaque
+ * by pipeline key, material, front to back; translucent back to front)
+ * before they are recorded. In asynchronous mode the scene can prewarm its
+ * materials before the first frame (PscDemoSceneOptions.prewarm).
+ *
  * On the dynamic-rendering backend passes are vkCmdBeginRendering and
  * pipelines chain VkPipelineRenderingCreateInfo. On the legacy backend the
  * scene creates its own execution render passes and framebuffers, begins
@@ -61,6 +68,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "scene.h"
+#include "scene-materials.h"
 #include "demo-vk.h"
 
 #include <errno.h>
@@ -73,15 +81,12 @@
 #define COLOR_HDR VK_FORMAT_R16G16B16A16_SFLOAT
 #define DEPTH     VK_FORMAT_D32_SFLOAT
 
-enum { PASS_B, PASS_C, PASS_PRE, PASS_A, N_PASSES };
-enum { VERTEX_PNU, VERTEX_PC, VERTEX_NONE };
-enum { LAYOUT_MESH, LAYOUT_DEPTH, LAYOUT_COMPOSITE, LAYOUT_COMPUTE, N_PIPELINE_LAYOUTS };
 enum { SET_SCENE, SET_COMPOSITE, SET_COMPUTE, N_SET_LAYOUTS };
 enum { SAMPLER_TEXTURE, SAMPLER_LINEAR_CLAMP, SAMPLER_NEAREST_CLAMP, N_SAMPLERS };
 
 #define TEXTURE_SIZE 32
 #define SCENE_UBO_SIZE (16 * 16) /* vec4 light_dir[4], light_color[4], palette[8] */
-#define PUSH_SIZE 32             /* vec4 rect, vec4 params */
+#define PUSH_SIZE PSC_DEMO_MATERIAL_BLOCK_SIZE /* the material block: vec4 rect, vec4 params */
 #define MAX_GRAPHICS 128
 #define MAX_FALLBACKS 8
 
@@ -99,23 +104,17 @@ enum { SAMPLER_TEXTURE, SAMPLER_LINEAR_CLAMP, SAMPLER_NEAREST_CLAMP, N_SAMPLERS 
 #define PNU_STRIDE (8 * sizeof (float))
 #define PC_STRIDE (7 * sizeof (float))
 
+/* One draw: a material instance drawn in a pass context. Its pipeline
+ * state is resolved from the material at setup; its create info comes from
+ * the pass context's provider whenever it is requested. */
 typedef struct {
-  int pass;
-  PscDemoShader vs;
-  PscDemoShader fs;          /* PSC_DEMO_SHADER_COUNT: no fragment stage */
-  int vertex_layout;
-  int pipeline_layout;
-  gboolean blend;
-  guint n_spec;
-  gint32 spec[2];
-  VkCullModeFlags cull;
-  gboolean dynamic_depth_bias;
-  gboolean depth_test;
-  gboolean depth_write;
+  PscDemoPipelineState st;
+  guint material;            /* the instance's index in the scene's catalog */
+  int context;               /* CONTEXT_* */
+  PscShaderVariantKey key;   /* the instance's variant key in that context */
   gboolean far;              /* async mode: the far-LOD set */
-  /* draw */
-  float rect[4];
-  float params[4];
+  float view_depth;          /* params[1], the draw's depth: for sorting */
+  guint64 key_hash;          /* the pipeline key's hash: for sorting */
 } PipelineDesc;
 
 typedef struct {
@@ -172,6 +171,12 @@ typedef struct {
   float saturation;
 } ComputeCiBuffer;
 
+/* A pass context's provider data. */
+typedef struct {
+  PscDemoScene *scene;
+  int context;               /* CONTEXT_* */
+} SceneContext;
+
 struct _PscDemoScene {
   PscCache *cache;
   PscDevice *device;
@@ -183,6 +188,7 @@ struct _PscDemoScene {
 
   guint width, height;
   guint frame;                 /* frames rendered so far */
+  guint64 timeline;            /* the cache's frame number: frames and loading pumps */
 
   VkShaderModule shaders[N_SHADER_SLOTS];
   VkSampler samplers[N_SAMPLERS];
@@ -190,6 +196,17 @@ struct _PscDemoScene {
   VkPipelineLayout pipeline_layouts[N_PIPELINE_LAYOUTS];
 
   Pass passes[N_PASSES];
+
+  /* The materials the scene draws, its pass contexts (their providers
+   * build every graphics create info the scene requests) and the draw
+   * list the passes are sorted with. */
+  PscDemoMaterials *materials;
+  PscPassContext *contexts[N_CONTEXTS];
+  SceneContext context_data[N_CONTEXTS];
+  PscDrawList *draws;
+  guint last_opaque_draws, last_transparent_draws;
+  PscDemoDrawRecord draw_log[MAX_GRAPHICS];  /* the last frame's, in recording order */
+  guint n_draw_log;
 
   PipelineDesc descs[MAX_GRAPHICS];
   guint n_descs;
@@ -224,6 +241,7 @@ struct _PscDemoScene {
   gboolean async;
   gboolean reloaded;           /* PSC_DEMO_RELOAD_SHADER is the tinted variant */
   guint far_lod_interval;
+  guint eviction_idle_frames;  /* applied after the first frame's requests */
   VkPipeline fallbacks[MAX_FALLBACKS];
   guint n_fallbacks;
   PscRequestResult results[MAX_GRAPHICS];
@@ -232,6 +250,9 @@ struct _PscDemoScene {
   guint64 loop_owner_wait_start;
   GArray *frame_log;           /* PscDemoAsyncFrame */
   gboolean reload_before_next_frame;
+  PscMaterialPrewarm *prewarm;
+  gboolean prewarmed[MAX_GRAPHICS];        /* requested by the material prewarm */
+  gboolean drawn_before[MAX_GRAPHICS];     /* drawn (requested) in a frame */
 
   /* accounting */
   PscDemoCallTime hit, created, pipeline_hit, pipeline_created;
@@ -1011,32 +1032,44 @@ create_descriptors (PscDemoScene *s, GError **error)
  * The pipeline set
  */
 
+/* A draw of a new instance of @shape's template with @flags and the
+ * parameter block (@rect, @params) in pass context @context. */
 static PipelineDesc *
-add_desc (PscDemoScene *s, int pass, PscDemoShader vs, PscDemoShader fs)
+add_desc (PscDemoScene *s, int context, const PscDemoMaterialShape *shape,
+          PscMaterialFlags flags, const float rect[4], const float params[4], GError **error)
 {
+  PscMaterialTemplate *tmpl;
+  PscMaterialInstance *instance;
   PipelineDesc *d;
+  int material;
 
   g_assert (s->n_descs < MAX_GRAPHICS);
+  tmpl = psc_demo_materials_template (s->materials, shape, error);
+  if (tmpl == NULL)
+    return NULL;
+  material = psc_demo_materials_add_instance (s->materials, tmpl, flags, rect, params, error);
+  if (material < 0)
+    return NULL;
+  instance = psc_demo_materials_get_instance (s->materials, (guint) material);
+
   d = &s->descs[s->n_descs++];
   memset (d, 0, sizeof *d);
-  d->pass = pass;
-  d->vs = vs;
-  d->fs = fs;
-  d->vertex_layout = vs == PSC_DEMO_SHADER_VS_MESH_PNU ? VERTEX_PNU
-                   : vs == PSC_DEMO_SHADER_VS_MESH_PC ? VERTEX_PC : VERTEX_NONE;
-  d->pipeline_layout = LAYOUT_MESH;
-  d->depth_test = TRUE;
-  d->depth_write = TRUE;
-  d->cull = VK_CULL_MODE_BACK_BIT;
+  d->material = (guint) material;
+  d->context = context;
+  d->view_depth = params[1];
+  psc_material_instance_resolve_variant_key (instance, psc_demo_pass_desc (context)->kind,
+                                             &d->key);
+  psc_demo_material_resolve (shape, &d->key, psc_demo_pass_desc (context), &d->st);
   return d;
 }
 
 /* A grid of tiles, each with its own pipeline: a shader pair from @pairs,
- * a material variant (0-3) and a light count, all as specialization
- * constants. Every (pair, material, lights) triple is distinct. */
-static void
-add_grid (PscDemoScene *s, int pass, guint cols, guint rows, float y0, float y1,
-          const PscDemoShader (*pairs)[2], guint n_pairs, guint n_lights)
+ * a material variant (0-3) and a light count, both specialization
+ * constants of the template. Every (pair, material, lights) triple is
+ * distinct; every seventh tile is double-sided. */
+static gboolean
+add_grid (PscDemoScene *s, int context, guint cols, guint rows, float y0, float y1,
+          const PscDemoShader (*pairs)[2], guint n_pairs, guint n_lights, GError **error)
 {
   guint n = cols * rows;
   float cw = 2.0f / cols, ch = (y1 - y0) / rows;
@@ -1045,29 +1078,28 @@ add_grid (PscDemoScene *s, int pass, guint cols, guint rows, float y0, float y1,
   for (guint i = 0; i < n; i++)
     {
       guint pair = i % n_pairs;
-      PipelineDesc *d = add_desc (s, pass, pairs[pair][0], pairs[pair][1]);
       guint col = i % cols, row = i / cols;
+      PscDemoMaterialShape shape = {
+        .vs = pairs[pair][0],
+        .fs = pairs[pair][1],
+        .n_spec = 2,
+        .spec = { (gint32) ((i / n_pairs) % 4), (gint32) (1 + (i / (n_pairs * 4)) % n_lights) },
+      };
+      float rect[4] = {
+        -1.0f + cw * (col + 0.5f), y0 + ch * (row + 0.5f), cw * 0.42f, ch * 0.42f,
+      };
+      float params[4] = { 0.13f * (float) i, 0.2f + 0.15f * (float) (i % 5), (float) (i % 8), 0 };
 
-      d->blend = d->fs == PSC_DEMO_SHADER_FS_COLOR_ALPHA;
-      d->n_spec = 2;
-      d->spec[0] = (gint32) ((i / n_pairs) % 4);
-      d->spec[1] = (gint32) (1 + (i / (n_pairs * 4)) % n_lights);
-      if (d->blend)
-        d->depth_write = FALSE;
-      if (i % 7 == 3)
-        d->cull = VK_CULL_MODE_NONE;
-      d->rect[0] = -1.0f + cw * (col + 0.5f);
-      d->rect[1] = y0 + ch * (row + 0.5f);
-      d->rect[2] = cw * 0.42f;
-      d->rect[3] = ch * 0.42f;
-      d->params[0] = 0.13f * (float) i;
-      d->params[1] = 0.2f + 0.15f * (float) (i % 5);
-      d->params[2] = (float) (i % 8);
+      if (add_desc (s, context, &shape,
+                    i % 7 == 3 ? PSC_MATERIAL_FLAGS_DOUBLE_SIDED : PSC_MATERIAL_FLAGS_NONE,
+                    rect, params, error) == NULL)
+        return FALSE;
     }
+  return TRUE;
 }
 
-static void
-build_pipeline_set (PscDemoScene *s)
+static gboolean
+build_pipeline_set (PscDemoScene *s, GError **error)
 {
   static const PscDemoShader pairs_a[4][2] = {
     { PSC_DEMO_SHADER_VS_MESH_PNU, PSC_DEMO_SHADER_FS_LIT },
@@ -1085,37 +1117,38 @@ build_pipeline_set (PscDemoScene *s)
     { PSC_DEMO_SHADER_VS_MESH_PC, PSC_DEMO_SHADER_FS_COLOR },
     { PSC_DEMO_SHADER_VS_MESH_PNU, PSC_DEMO_SHADER_FS_TEXTURED },
   };
-
   guint first;
 
   s->n_descs = 0;
-  add_grid (s, PASS_B, 6, 4, -1.0f, 1.0f, pairs_b, 3, 2);
+  if (!add_grid (s, CONTEXT_B, 6, 4, -1.0f, 1.0f, pairs_b, 3, 2, error))
+    return FALSE;
   first = s->n_descs;
-  add_grid (s, PASS_C, 6, 4, -1.0f, 1.0f, pairs_c, 3, 2);
+  if (!add_grid (s, CONTEXT_C, 6, 4, -1.0f, 1.0f, pairs_c, 3, 2, error))
+    return FALSE;
   /* The far-LOD set (asynchronous mode only): C's top row... */
   for (guint i = 0; i < 6; i++)
     s->descs[first + i].far = TRUE;
 
-  /* Depth-only occluders over target A's grid: two vertex layouts x culling
-   * x a dynamic depth bias, no fragment stage. */
+  /* Depth-only occluders over target A's grid: two vertex layouts (two
+   * depth-only templates) x double-sided x the biased prepass context. */
   for (guint i = 0; i < 8; i++)
     {
-      PipelineDesc *d = add_desc (s, PASS_PRE,
-                                  (i & 1) ? PSC_DEMO_SHADER_VS_MESH_PC : PSC_DEMO_SHADER_VS_MESH_PNU,
-                                  PSC_DEMO_SHADER_COUNT);
-      d->pipeline_layout = LAYOUT_DEPTH;
-      d->cull = (i & 2) ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE;
-      d->dynamic_depth_bias = (i & 4) != 0;
-      d->rect[0] = -0.85f + 0.24f * (float) i;
-      d->rect[1] = (i % 2) ? -0.55f : -0.05f;
-      d->rect[2] = 0.09f;
-      d->rect[3] = 0.12f;
-      d->params[0] = 0.3f * (float) i;
-      d->params[1] = 0.1f;
+      PscDemoMaterialShape shape = {
+        .vs = (i & 1) ? PSC_DEMO_SHADER_VS_MESH_PC : PSC_DEMO_SHADER_VS_MESH_PNU,
+        .fs = PSC_DEMO_SHADER_COUNT,
+      };
+      float rect[4] = { -0.85f + 0.24f * (float) i, (i % 2) ? -0.55f : -0.05f, 0.09f, 0.12f };
+      float params[4] = { 0.3f * (float) i, 0.1f, 0, 0 };
+
+      if (add_desc (s, (i & 4) ? CONTEXT_PRE_BIASED : CONTEXT_PRE, &shape,
+                    (i & 2) ? PSC_MATERIAL_FLAGS_NONE : PSC_MATERIAL_FLAGS_DOUBLE_SIDED,
+                    rect, params, error) == NULL)
+        return FALSE;
     }
 
   first = s->n_descs;
-  add_grid (s, PASS_A, 8, 6, -1.0f, 0.3f, pairs_a, 4, 3);
+  if (!add_grid (s, CONTEXT_A, 8, 6, -1.0f, 0.3f, pairs_a, 4, 3, error))
+    return FALSE;
   /* ...and A's. */
   for (guint i = 0; i < 8; i++)
     s->descs[first + i].far = TRUE;
@@ -1123,28 +1156,29 @@ build_pipeline_set (PscDemoScene *s)
   /* Composite panels: B tone mapped (left), C resolved (right). */
   for (guint i = 0; i < 2; i++)
     {
-      PipelineDesc *d = add_desc (s, PASS_A, PSC_DEMO_SHADER_VS_PANEL,
-                                  PSC_DEMO_SHADER_FS_COMPOSITE);
-      d->pipeline_layout = LAYOUT_COMPOSITE;
-      d->n_spec = 1;
-      d->spec[0] = (gint32) i;
-      d->cull = VK_CULL_MODE_NONE;
-      d->depth_test = FALSE;
-      d->depth_write = FALSE;
-      d->rect[0] = i == 0 ? -0.5f : 0.5f;
-      d->rect[1] = 0.66f;
-      d->rect[2] = 0.48f;
-      d->rect[3] = 0.32f;
-      d->params[1] = 0.0f;
+      PscDemoMaterialShape shape = {
+        .vs = PSC_DEMO_SHADER_VS_PANEL,
+        .fs = PSC_DEMO_SHADER_FS_COMPOSITE,
+        .n_spec = 1,
+        .spec = { (gint32) i },
+        .composite = TRUE,
+      };
+      float rect[4] = { i == 0 ? -0.5f : 0.5f, 0.66f, 0.48f, 0.32f };
+      float params[4] = { 0 };
+
+      if (add_desc (s, CONTEXT_A, &shape, PSC_MATERIAL_FLAGS_DOUBLE_SIDED, rect, params,
+                    error) == NULL)
+        return FALSE;
     }
+  return TRUE;
 }
 
-/* Rebuilds the create info for @d in the scene's one reused buffer. */
+/* Rebuilds the create info for @st in the scene's one reused buffer. */
 static const VkGraphicsPipelineCreateInfo *
-build_graphics_ci (PscDemoScene *s, const PipelineDesc *d)
+build_graphics_ci (PscDemoScene *s, const PscDemoPipelineState *st)
 {
   GraphicsCiBuffer *g = &s->gci;
-  const Pass *p = &s->passes[d->pass];
+  const Pass *p = &s->passes[st->pass];
   guint n_stages = 0;
 
   memset (g, 0, sizeof *g);
@@ -1152,28 +1186,28 @@ build_graphics_ci (PscDemoScene *s, const PipelineDesc *d)
   g->stages[n_stages++] = (VkPipelineShaderStageCreateInfo) {
     .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
     .stage = VK_SHADER_STAGE_VERTEX_BIT,
-    .module = s->shaders[d->vs],
+    .module = s->shaders[st->vs],
     .pName = "main",
   };
-  if (d->fs != PSC_DEMO_SHADER_COUNT)
+  if (st->fs != PSC_DEMO_SHADER_COUNT)
     {
       g->stages[n_stages] = (VkPipelineShaderStageCreateInfo) {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-        .module = s->shaders[d->fs],
+        .module = s->shaders[st->fs],
         .pName = "main",
       };
-      if (d->n_spec > 0)
+      if (st->n_spec > 0)
         {
-          for (guint i = 0; i < d->n_spec; i++)
+          for (guint i = 0; i < st->n_spec; i++)
             {
               g->spec_entries[i] = (VkSpecializationMapEntry) { i, i * 4, 4 };
-              g->spec_data[i] = d->spec[i];
+              g->spec_data[i] = st->spec[i];
             }
           g->spec = (VkSpecializationInfo) {
-            .mapEntryCount = d->n_spec,
+            .mapEntryCount = st->n_spec,
             .pMapEntries = g->spec_entries,
-            .dataSize = d->n_spec * 4,
+            .dataSize = st->n_spec * 4,
             .pData = g->spec_data,
           };
           g->stages[n_stages].pSpecializationInfo = &g->spec;
@@ -1182,7 +1216,7 @@ build_graphics_ci (PscDemoScene *s, const PipelineDesc *d)
     }
 
   g->vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
-  if (d->vertex_layout == VERTEX_PNU)
+  if (st->vertex_layout == VERTEX_PNU)
     {
       g->binding = (VkVertexInputBindingDescription) { 0, PNU_STRIDE, VK_VERTEX_INPUT_RATE_VERTEX };
       g->attributes[0] = (VkVertexInputAttributeDescription) { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 };
@@ -1193,7 +1227,7 @@ build_graphics_ci (PscDemoScene *s, const PipelineDesc *d)
       g->vertex_input.vertexAttributeDescriptionCount = 3;
       g->vertex_input.pVertexAttributeDescriptions = g->attributes;
     }
-  else if (d->vertex_layout == VERTEX_PC)
+  else if (st->vertex_layout == VERTEX_PC)
     {
       g->binding = (VkVertexInputBindingDescription) { 0, PC_STRIDE, VK_VERTEX_INPUT_RATE_VERTEX };
       g->attributes[0] = (VkVertexInputAttributeDescription) { 0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0 };
@@ -1216,9 +1250,9 @@ build_graphics_ci (PscDemoScene *s, const PipelineDesc *d)
   g->raster = (VkPipelineRasterizationStateCreateInfo) {
     .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
     .polygonMode = VK_POLYGON_MODE_FILL,
-    .cullMode = d->cull,
+    .cullMode = st->cull,
     .frontFace = VK_FRONT_FACE_CLOCKWISE,
-    .depthBiasEnable = d->dynamic_depth_bias,
+    .depthBiasEnable = st->dynamic_depth_bias,
     .lineWidth = 1.0f,
   };
   g->multisample = (VkPipelineMultisampleStateCreateInfo) {
@@ -1227,18 +1261,18 @@ build_graphics_ci (PscDemoScene *s, const PipelineDesc *d)
   };
   g->depth = (VkPipelineDepthStencilStateCreateInfo) {
     .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-    .depthTestEnable = d->depth_test,
-    .depthWriteEnable = d->depth_write,
-    .depthCompareOp = d->depth_test ? VK_COMPARE_OP_LESS : VK_COMPARE_OP_ALWAYS,
+    .depthTestEnable = st->depth_test,
+    .depthWriteEnable = st->depth_write,
+    .depthCompareOp = st->depth_test ? VK_COMPARE_OP_LESS : VK_COMPARE_OP_ALWAYS,
     .maxDepthBounds = 1.0f,
   };
   g->blend_attachment = (VkPipelineColorBlendAttachmentState) {
-    .blendEnable = d->blend,
-    .srcColorBlendFactor = d->blend ? VK_BLEND_FACTOR_SRC_ALPHA : VK_BLEND_FACTOR_ONE,
-    .dstColorBlendFactor = d->blend ? VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA : VK_BLEND_FACTOR_ZERO,
+    .blendEnable = st->blend,
+    .srcColorBlendFactor = st->blend ? VK_BLEND_FACTOR_SRC_ALPHA : VK_BLEND_FACTOR_ONE,
+    .dstColorBlendFactor = st->blend ? VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA : VK_BLEND_FACTOR_ZERO,
     .colorBlendOp = VK_BLEND_OP_ADD,
     .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
-    .dstAlphaBlendFactor = d->blend ? VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA : VK_BLEND_FACTOR_ZERO,
+    .dstAlphaBlendFactor = st->blend ? VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA : VK_BLEND_FACTOR_ZERO,
     .alphaBlendOp = VK_BLEND_OP_ADD,
     .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
                       VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT,
@@ -1253,7 +1287,7 @@ build_graphics_ci (PscDemoScene *s, const PipelineDesc *d)
   g->dynamic_states[2] = VK_DYNAMIC_STATE_DEPTH_BIAS;
   g->dynamic = (VkPipelineDynamicStateCreateInfo) {
     .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-    .dynamicStateCount = d->dynamic_depth_bias ? 3 : 2,
+    .dynamicStateCount = st->dynamic_depth_bias ? 3 : 2,
     .pDynamicStates = g->dynamic_states,
   };
 
@@ -1269,7 +1303,7 @@ build_graphics_ci (PscDemoScene *s, const PipelineDesc *d)
     .pDepthStencilState = &g->depth,
     .pColorBlendState = &g->blend,
     .pDynamicState = &g->dynamic,
-    .layout = s->pipeline_layouts[d->pipeline_layout],
+    .layout = s->pipeline_layouts[st->pipeline_layout],
     .basePipelineIndex = -1,
   };
 
@@ -1291,6 +1325,87 @@ build_graphics_ci (PscDemoScene *s, const PipelineDesc *d)
       g->ci.subpass = 0;
     }
   return &g->ci;
+}
+
+/* The create info of (@tmpl, @key) in pass context @context, in the
+ * scene's reused buffer; NULL for a template of another catalog. */
+static const VkGraphicsPipelineCreateInfo *
+material_create_info (PscDemoScene *s, int context, const PscMaterialTemplate *tmpl,
+                      const PscShaderVariantKey *key)
+{
+  const PscDemoMaterialShape *shape = psc_demo_materials_shape (s->materials, tmpl);
+  PscDemoPipelineState st;
+
+  if (shape == NULL)
+    return NULL;
+  psc_demo_material_resolve (shape, key, psc_demo_pass_desc (context), &st);
+  return build_graphics_ci (s, &st);
+}
+
+/* The pass contexts' recipe provider (PscRecipeProviderFunc). The create
+ * info points into the scene's reused buffer: valid until the next one is
+ * built, which is after the cache has canonicalized it. */
+static gboolean
+material_provider (gpointer context, const PscMaterialTemplate *tmpl,
+                   const PscShaderVariantKey *key, VkGraphicsPipelineCreateInfo *out,
+                   guint32 *out_generation)
+{
+  SceneContext *c = context;
+  const VkGraphicsPipelineCreateInfo *ci = material_create_info (c->scene, c->context, tmpl, key);
+
+  if (ci == NULL)
+    return FALSE;
+  *out = *ci;
+  /* The scene replaces one shader at most once. */
+  *out_generation = c->scene->reloaded ? 1 : 0;
+  return TRUE;
+}
+
+/* A draw's create info, the way the prewarm gets it: its pass context's
+ * provider with its material's template and variant key. */
+static const VkGraphicsPipelineCreateInfo *
+draw_create_info (PscDemoScene *s, const PipelineDesc *d)
+{
+  PscMaterialInstance *instance = psc_demo_materials_get_instance (s->materials, d->material);
+  VkGraphicsPipelineCreateInfo ci;
+  guint32 generation;
+
+  if (!material_provider (&s->context_data[d->context], psc_material_instance_get_template (instance),
+                          &d->key, &ci, &generation))
+    g_assert_not_reached ();
+  return &s->gci.ci;
+}
+
+static gboolean
+create_pass_contexts (PscDemoScene *s, GError **error)
+{
+  s->materials = psc_demo_materials_new (s->device);
+  for (int c = 0; c < N_CONTEXTS; c++)
+    {
+      const PscDemoPassDesc *pass = psc_demo_pass_desc (c);
+
+      s->context_data[c].scene = s;
+      s->context_data[c].context = c;
+      s->contexts[c] = psc_pass_context_new (pass->kind, pass->name, material_provider,
+                                             &s->context_data[c], NULL);
+    }
+  s->draws = psc_draw_list_new (MAX_GRAPHICS);
+  return build_pipeline_set (s, error);
+}
+
+/* The sort keys' pipeline key hashes (again after a hot reload: the
+ * reloaded shader's pipelines have new keys). */
+static gboolean
+refresh_key_hashes (PscDemoScene *s, GError **error)
+{
+  for (guint i = 0; i < s->n_descs; i++)
+    if (!psc_cache_get_graphics_key_hash (s->cache, draw_create_info (s, &s->descs[i]),
+                                          &s->descs[i].key_hash, error))
+      {
+        g_prefix_error (error, "graphics pipeline %u: ", i);
+        return FALSE;
+      }
+  return TRUE;
 }
 
 static const VkComputePipelineCreateInfo *
@@ -1328,7 +1443,7 @@ prepare_pipelines (PscDemoScene *s, GError **error)
   for (guint i = 0; i < s->n_descs; i++)
     {
       s->prepared_ids[i] = psc_cache_prepare_graphics_pipeline (s->cache,
-                                                                build_graphics_ci (s, &s->descs[i]),
+                                                                draw_create_info (s, &s->descs[i]),
                                                                 error);
       if (s->prepared_ids[i] == 0)
         {
@@ -1360,7 +1475,7 @@ request_pipelines (PscDemoScene *s, GError **error)
         }
       else
         {
-          const VkGraphicsPipelineCreateInfo *ci = build_graphics_ci (s, &s->descs[i]);
+          const VkGraphicsPipelineCreateInfo *ci = draw_create_info (s, &s->descs[i]);
 
           call_begin (s, &t, PSC_OBJECT_KIND_GRAPHICS_PIPELINE);
           s->pipelines[i] = psc_cache_get_graphics_pipeline (s->cache, ci, error);
@@ -1409,7 +1524,7 @@ owner_wait_ns (PscCache *cache)
 static gboolean
 uses_reload_shader (const PipelineDesc *d)
 {
-  return d->vs == PSC_DEMO_RELOAD_SHADER || d->fs == PSC_DEMO_RELOAD_SHADER;
+  return d->st.vs == PSC_DEMO_RELOAD_SHADER || d->st.fs == PSC_DEMO_RELOAD_SHADER;
 }
 
 /* One fallback per distinct (pipeline layout, pass) -- the rendering state
@@ -1427,18 +1542,18 @@ create_fallbacks (PscDemoScene *s, GError **error)
       gboolean seen = FALSE;
 
       for (guint k = 0; k < n; k++)
-        seen |= layouts[k] == d->pipeline_layout && passes[k] == d->pass;
+        seen |= layouts[k] == d->st.pipeline_layout && passes[k] == d->st.pass;
       if (seen)
         continue;
       g_assert (n < MAX_FALLBACKS);
-      layouts[n] = d->pipeline_layout;
-      passes[n] = d->pass;
+      layouts[n] = d->st.pipeline_layout;
+      passes[n] = d->st.pass;
       n++;
     }
 
   for (guint k = 0; k < n; k++)
     {
-      PipelineDesc fd;
+      PscDemoPipelineState fd;
       PscRequestResult res = PSC_REQUEST_RESULT_PENDING;
       CallTimer t;
       VkPipeline p;
@@ -1477,6 +1592,114 @@ create_fallbacks (PscDemoScene *s, GError **error)
   return TRUE;
 }
 
+/* What the ready callbacks counted so far. */
+static void
+prewarm_update (PscDemoScene *s)
+{
+  PscDemoPrewarmStats *p = &s->astats.prewarm;
+
+  p->ready = psc_material_prewarm_get_n_ready (s->prewarm);
+  p->failed = psc_material_prewarm_get_n_failed (s->prewarm);
+  if (p->failed > 0 && p->first_failure[0] == '\0')
+    g_strlcpy (p->first_failure, psc_material_prewarm_get_failure_error (s->prewarm, 0)->message,
+               sizeof p->first_failure);
+}
+
+/* The draw (add index) of prewarm entry @entry. */
+static guint
+prewarm_entry_draw (PscMaterialPrewarm *prewarm, guint entry)
+{
+  PscShaderVariantKey key;
+
+  return psc_material_prewarm_get_entry (prewarm, entry, &key);
+}
+
+/* The material prewarm: one request per draw in draw order, within the
+ * budget; the cut and the failures are recorded. */
+static gboolean
+prewarm_materials (PscDemoScene *s, const PscDemoSceneOptions *options, GError **error)
+{
+  PscDemoPrewarmStats *p = &s->astats.prewarm;
+  guint64 t0 = now_ns ();
+  guint n_entries;
+
+  s->prewarm = psc_material_prewarm_new (s->cache);
+  if (options->prewarm_budget != 0)
+    psc_material_prewarm_set_budget (s->prewarm, options->prewarm_budget);
+  for (guint i = 0; i < s->n_descs; i++)
+    if (!psc_material_prewarm_add_instance (s->prewarm,
+                                            psc_demo_materials_get_instance (s->materials,
+                                                                             s->descs[i].material),
+                                            s->contexts[s->descs[i].context], error))
+      {
+        g_prefix_error (error, "prewarm of draw %u: ", i);
+        return FALSE;
+      }
+  if (!psc_material_prewarm_run (s->prewarm, error))
+    {
+      g_prefix_error (error, "material prewarm: ");
+      return FALSE;
+    }
+  p->run_ns = now_ns () - t0;
+  p->mode = options->prewarm;
+  p->budget = psc_material_prewarm_get_budget (s->prewarm);
+  p->added = psc_material_prewarm_get_n_added (s->prewarm);
+  p->deduplicated = psc_material_prewarm_get_n_deduplicated (s->prewarm);
+  p->requested = psc_material_prewarm_get_n_requested (s->prewarm);
+  p->cut = psc_material_prewarm_get_n_cut (s->prewarm);
+  prewarm_update (s);
+  p->n_cut_listed = MIN (p->cut, PSC_DEMO_PREWARM_LISTED_CUTS);
+  for (guint k = 0; k < p->n_cut_listed; k++)
+    {
+      guint draw = prewarm_entry_draw (s->prewarm, psc_material_prewarm_get_cut_entry (s->prewarm, k));
+      PscMaterialInstance *instance = psc_demo_materials_get_instance (s->materials,
+                                                                      s->descs[draw].material);
+
+      p->cut_draws[k] = draw;
+      g_snprintf (p->cut_names[k], sizeof p->cut_names[k], "%s in pass %s",
+                  psc_material_template_get_base_name (psc_material_instance_get_template (instance)),
+                  psc_pass_context_get_name (s->contexts[s->descs[draw].context]));
+    }
+  /* The unique entries the run requested come first, in input order. */
+  n_entries = psc_material_prewarm_get_n_entries (s->prewarm);
+  for (guint k = 0; k < MIN (p->requested, n_entries); k++)
+    s->prewarmed[prewarm_entry_draw (s->prewarm, k)] = TRUE;
+  for (guint k = 0; k < p->failed; k++)
+    s->prewarmed[prewarm_entry_draw (s->prewarm,
+                                     psc_material_prewarm_get_failure_entry (s->prewarm, k))] = FALSE;
+  return TRUE;
+}
+
+/* PSC_DEMO_PREWARM_WAIT: a loading screen. The cache is pumped (nothing is
+ * recorded, so each pump's frame is complete at once) until every request
+ * is Ready or failed, for at most a minute. */
+#define PREWARM_WAIT_LIMIT_NS (60 * G_GUINT64_CONSTANT (1000000000))
+static gboolean
+prewarm_wait (PscDemoScene *s, GError **error)
+{
+  PscDemoPrewarmStats *p = &s->astats.prewarm;
+  guint64 t0 = now_ns ();
+
+  while (psc_material_prewarm_get_n_pending (s->prewarm) > 0)
+    {
+      if (now_ns () - t0 > PREWARM_WAIT_LIMIT_NS)
+        {
+          g_set_error (error, PSC_ERROR, PSC_ERROR_FAILED,
+                       "the material prewarm still had %u of %u requests pending after 60 s",
+                       psc_material_prewarm_get_n_pending (s->prewarm), p->requested);
+          return FALSE;
+        }
+      s->timeline++;
+      psc_cache_begin_frame (s->cache, s->timeline, s->timeline - 1);
+      p->loading_frames++;
+      if (psc_material_prewarm_get_n_pending (s->prewarm) > 0)
+        g_usleep (1000);
+    }
+  p->loading_ns = now_ns () - t0;
+  prewarm_update (s);
+  return TRUE;
+}
+
 static gboolean
 async_setup (PscDemoScene *s, const PscDemoSceneOptions *options, GError **error)
 {
@@ -1491,9 +1714,6 @@ async_setup (PscDemoScene *s, const PscDemoSceneOptions *options, GError **error
       s->astats.far_pipelines += s->descs[i].far;
       s->astats.reload_pipelines += uses_reload_shader (&s->descs[i]);
     }
-  if (options->eviction_idle_frames > 0)
-    psc_cache_set_eviction_idle_frames (s->cache, options->eviction_idle_frames);
-
   if (!options->no_fallbacks)
     {
       gsize size;
@@ -1528,6 +1748,16 @@ async_setup (PscDemoScene *s, const PscDemoSceneOptions *options, GError **error
   s->astats.fallback_pipelines = s->n_fallbacks;
   s->loop_owner_wait_start = owner_wait_ns (s->cache);
   s->astats.setup_owner_wait_ns = s->loop_owner_wait_start - wait0;
+
+  if (options->prewarm != PSC_DEMO_PREWARM_OFF &&
+      (!prewarm_materials (s, options, error) ||
+       (options->prewarm == PSC_DEMO_PREWARM_WAIT && !prewarm_wait (s, error))))
+    return FALSE;
+  /* Eviction starts once the first frame has requested (drawn) every
+   * pipeline: it counts frames since a pipeline's last request, so a
+   * loading screen longer than the idle window would evict what it
+   * prewarmed before its first draw. */
+  s->eviction_idle_frames = options->eviction_idle_frames;
   return TRUE;
 }
 
@@ -1569,7 +1799,7 @@ request_pipelines_async (PscDemoScene *s, gboolean far_lods, PscDemoAsyncFrame *
         }
       else
         {
-          const VkGraphicsPipelineCreateInfo *ci = build_graphics_ci (s, d);
+          const VkGraphicsPipelineCreateInfo *ci = draw_create_info (s, d);
 
           call_begin (s, &t, PSC_OBJECT_KIND_GRAPHICS_PIPELINE);
           s->pipelines[i] = psc_cache_request_graphics_pipeline (s->cache, ci,
@@ -1606,6 +1836,12 @@ request_pipelines_async (PscDemoScene *s, gboolean far_lods, PscDemoAsyncFrame *
         s->requested_before[i] = TRUE;
 
       s->results[i] = res;
+      if (s->prewarmed[i] && !s->drawn_before[i])
+        {
+          a->prewarm.drawn++;
+          a->prewarm.ready_before_first_draw += res == PSC_REQUEST_RESULT_READY;
+        }
+      s->drawn_before[i] = TRUE;
       switch (res)
         {
         case PSC_REQUEST_RESULT_READY:
@@ -1782,58 +2018,99 @@ end_pass (PscDemoScene *s)
     s->recorder->end_render_pass (s->recorder, s->cmd);
 }
 
+typedef struct {
+  int layout;
+  int vertices;
+} BoundState;
+
+static void
+draw_one (PscDemoScene *s, guint i, BoundState *bound)
+{
+  PscDemoRecorder *r = s->recorder;
+  const PipelineDesc *d = &s->descs[i];
+  VkPipelineLayout layout = s->pipeline_layouts[d->st.pipeline_layout];
+  PscMaterialInstance *instance = psc_demo_materials_get_instance (s->materials, d->material);
+  gsize size = 0;
+  const void *block = g_bytes_get_data (psc_material_instance_get_inline_payload (instance), &size);
+
+  g_assert (size == PUSH_SIZE);
+  g_assert (s->n_draw_log < MAX_GRAPHICS);
+  s->draw_log[s->n_draw_log++] = (PscDemoDrawRecord) {
+    .pass = (guint) d->st.pass,
+    .draw = i,
+    .transparent = d->st.blend,
+    .view_depth = d->view_depth,
+    .key_hash = d->key_hash,
+    .material = d->material,
+  };
+  r->bind_pipeline (r, s->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, s->pipelines[i]);
+  if (d->st.pipeline_layout != bound->layout)
+    {
+      VkDescriptorSet sets[2] = { s->sets[SET_SCENE], s->sets[SET_COMPOSITE] };
+
+      r->bind_descriptor_sets (r, s->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0,
+                               d->st.pipeline_layout == LAYOUT_COMPOSITE ? 2 : 1, sets);
+      bound->layout = d->st.pipeline_layout;
+    }
+  if (d->st.vertex_layout != VERTEX_NONE && d->st.vertex_layout != bound->vertices)
+    {
+      r->bind_vertex_buffer (r, s->cmd, d->st.vertex_layout == VERTEX_PNU
+                                        ? s->pnu_vertices.buffer : s->pc_vertices.buffer, 0);
+      bound->vertices = d->st.vertex_layout;
+    }
+  /* A fallback has no dynamic depth bias (setting it would be invalid
+   * with the fallback bound); a stale pipeline has the same state. */
+  if (d->st.dynamic_depth_bias && s->results[i] != PSC_REQUEST_RESULT_FALLBACK)
+    r->set_depth_bias (r, s->cmd, 4.0f, 0.0f, 1.5f);
+
+  /* The material's inline parameter block is the push-constant block. */
+  r->push_constants (r, s->cmd, layout,
+                     d->st.pipeline_layout == LAYOUT_DEPTH
+                       ? VK_SHADER_STAGE_VERTEX_BIT
+                       : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                     0, PUSH_SIZE, block);
+  r->draw (r, s->cmd,
+           d->st.vertex_layout == VERTEX_PNU ? DISC_SEGMENTS * 3
+           : d->st.vertex_layout == VERTEX_PC ? HEX_SEGMENTS * 3 : 6,
+           1, 0, 0);
+}
+
+/* A pass's draws, sorted by the scene's PscDrawList: opaque ones by
+ * pipeline key hash, material and front to back, then translucent ones
+ * back to front. */
 static void
 draw_pass (PscDemoScene *s, int pass)
 {
-  PscDemoRecorder *r = s->recorder;
-  int bound_layout = -1;
-  int bound_vertices = -1;
+  BoundState bound = { -1, -1 };
+  const guint32 *order;
+  guint n = 0;
 
-  begin_pass (s, pass);
+  psc_draw_list_clear (s->draws);
   for (guint i = 0; i < s->n_descs; i++)
     {
       const PipelineDesc *d = &s->descs[i];
-      VkPipelineLayout layout = s->pipeline_layouts[d->pipeline_layout];
-      float push[8];
+      gboolean added;
 
-      if (d->pass != pass)
-        continue;
       /* Asynchronous mode: not requested (far LOD) or nothing to draw yet. */
-      if (s->pipelines[i] == VK_NULL_HANDLE)
+      if (d->st.pass != pass || s->pipelines[i] == VK_NULL_HANDLE)
         continue;
-
-      r->bind_pipeline (r, s->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, s->pipelines[i]);
-      if (d->pipeline_layout != bound_layout)
-        {
-          VkDescriptorSet sets[2] = { s->sets[SET_SCENE], s->sets[SET_COMPOSITE] };
-
-          r->bind_descriptor_sets (r, s->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0,
-                                   d->pipeline_layout == LAYOUT_COMPOSITE ? 2 : 1, sets);
-          bound_layout = d->pipeline_layout;
-        }
-      if (d->vertex_layout != VERTEX_NONE && d->vertex_layout != bound_vertices)
-        {
-          r->bind_vertex_buffer (r, s->cmd, d->vertex_layout == VERTEX_PNU
-                                            ? s->pnu_vertices.buffer : s->pc_vertices.buffer, 0);
-          bound_vertices = d->vertex_layout;
-        }
-      /* A fallback has no dynamic depth bias (setting it would be invalid
-       * with the fallback bound); a stale pipeline has the same state. */
-      if (d->dynamic_depth_bias && s->results[i] != PSC_REQUEST_RESULT_FALLBACK)
-        r->set_depth_bias (r, s->cmd, 4.0f, 0.0f, 1.5f);
-
-      memcpy (push, d->rect, sizeof d->rect);
-      memcpy (push + 4, d->params, sizeof d->params);
-      r->push_constants (r, s->cmd, layout,
-                         d->pipeline_layout == LAYOUT_DEPTH
-                           ? VK_SHADER_STAGE_VERTEX_BIT
-                           : VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
-                         0, PUSH_SIZE, push);
-      r->draw (r, s->cmd,
-               d->vertex_layout == VERTEX_PNU ? DISC_SEGMENTS * 3
-               : d->vertex_layout == VERTEX_PC ? HEX_SEGMENTS * 3 : 6,
-               1, 0, 0);
+      if (d->st.blend)
+        added = psc_draw_list_add_transparent (s->draws, d->view_depth, i);
+      else
+        added = psc_draw_list_add_opaque (s->draws, d->key_hash, d->material, d->view_depth, i);
+      g_assert (added); /* the list holds every draw of the scene */
     }
+  psc_draw_list_sort (s->draws);
+
+  begin_pass (s, pass);
+  order = psc_draw_list_get_opaque_order (s->draws, &n);
+  s->last_opaque_draws += n;
+  for (guint k = 0; k < n; k++)
+    draw_one (s, order[k], &bound);
+  order = psc_draw_list_get_transparent_order (s->draws, &n);
+  s->last_transparent_draws += n;
+  for (guint k = 0; k < n; k++)
+    draw_one (s, order[k], &bound);
   end_pass (s);
 }
 
@@ -1883,6 +2160,10 @@ record_frame (PscDemoScene *s, gboolean read_back)
     image_barrier (s->a_depth.image, TRUE, VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, depth_rw,
                    VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
                    VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+
+  s->last_opaque_draws = 0;
+  s->last_transparent_draws = 0;
+  s->n_draw_log = 0;
 
   /* Scene data on the GPU (asynchronous mode: unless its pipeline was not
    * Ready; the buffer then keeps the previous frame's data). */
@@ -2090,7 +2371,8 @@ psc_demo_scene_new (PscCache *cache, const PscDemoSceneOptions *options, GError 
     }
 
   passes_init (s);
-  build_pipeline_set (s);
+  if (!create_pass_contexts (s, error))
+    return NULL;
 
   if (!register_shaders (s, error) ||
       !get_samplers (s, error) ||
@@ -2109,7 +2391,7 @@ psc_demo_scene_new (PscCache *cache, const PscDemoSceneOptions *options, GError 
       !create_targets (s, error))
     return NULL;
 
-  if (s->prepared && !prepare_pipelines (s, error))
+  if (!refresh_key_hashes (s, error) || (s->prepared && !prepare_pipelines (s, error)))
     return NULL;
 
   if (s->async && !async_setup (s, options, error))
@@ -2130,7 +2412,14 @@ psc_demo_scene_render_frame (PscDemoScene *s, PscDemoFrameFlags flags, GError **
 
   /* Each frame waits for its fence, so the previous frame is complete. */
   frame = ++s->frame;
-  psc_cache_begin_frame (s->cache, frame, frame - 1);
+  s->timeline++;
+  psc_cache_begin_frame (s->cache, s->timeline, s->timeline - 1);
+  if (s->prewarm != NULL)
+    {
+      prewarm_update (s);
+      if (frame == 1)
+        s->astats.prewarm.ready_at_first_frame = s->astats.prewarm.ready;
+    }
 
   memset (&log, 0, sizeof log);
   log.frame = (guint) frame;
@@ -2155,6 +2444,8 @@ psc_demo_scene_render_frame (PscDemoScene *s, PscDemoFrameFlags flags, GError **
     }
   else if (!request_pipelines (s, error))
     return FALSE;
+  if (frame == 1 && s->eviction_idle_frames > 0)
+    psc_cache_set_eviction_idle_frames (s->cache, s->eviction_idle_frames);
   if (!begin_commands (s, error))
     return FALSE;
   record_frame (s, read_back);
@@ -2227,7 +2518,7 @@ psc_demo_scene_reload_shader (PscDemoScene *s, GError **error)
   /* Prepared keys naming the module are stale: prepare them again. */
   if (s->prepared && !prepare_pipelines (s, error))
     return FALSE;
-  return TRUE;
+  return refresh_key_hashes (s, error);
 }
 
 void
@@ -2337,6 +2628,10 @@ psc_demo_scene_get_result (PscDemoScene *s, PscDemoSceneResult *result)
   result->creations_at_end = total_creations (s->cache);
   result->first_frame_ns = s->first_frame_ns;
   result->later_frames_ns = s->later_frames_ns;
+  result->opaque_draws = s->last_opaque_draws;
+  result->transparent_draws = s->last_transparent_draws;
+  result->materials = psc_demo_materials_get_n_instances (s->materials);
+  result->material_templates = psc_demo_materials_get_n_templates (s->materials);
   result->render_pass_begins = psc_demo_recorder_get_render_pass_begins (s->recorder);
   result->rendering_begins = psc_demo_recorder_get_rendering_begins (s->recorder);
   result->violations = psc_demo_recorder_get_violations (s->recorder);
@@ -2348,6 +2643,13 @@ psc_demo_scene_get_result (PscDemoScene *s, PscDemoSceneResult *result)
       result->async_frames = g_memdup2 (s->frame_log->data,
                                         (gsize) s->frame_log->len * sizeof (PscDemoAsyncFrame));
     }
+}
+
+const PscDemoDrawRecord *
+psc_demo_scene_get_last_draws (PscDemoScene *s, guint *n_draws)
+{
+  *n_draws = s->n_draw_log;
+  return s->draw_log;
 }
 
 VkShaderModule
@@ -2385,6 +2687,13 @@ psc_demo_scene_free (PscDemoScene *s)
     }
   /* Shaders, samplers, layouts, compatibility passes and pipelines belong to
    * the cache: the scene only forgets them. */
+  /* The prewarm's pending requests are cancelled with it; the pass
+   * contexts' provider data lives in the scene. */
+  g_clear_pointer (&s->prewarm, psc_material_prewarm_unref);
+  for (int c = 0; c < N_CONTEXTS; c++)
+    g_clear_pointer (&s->contexts[c], psc_pass_context_unref);
+  g_clear_pointer (&s->draws, psc_draw_list_unref);
+  g_clear_pointer (&s->materials, psc_demo_materials_free);
   psc_demo_recorder_free (s->own_recorder);
   g_free (s->pixels);
   if (s->frame_log != NULL)

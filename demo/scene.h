@@ -130,6 +130,16 @@ const char *psc_demo_extra_shader_name (PscDemoExtraShader shader);
 /* ------------------------------------------------------------------------
  * The scene
  */
+
+/* Asynchronous mode: the material prewarm before the first frame (see
+ * scene-materials.h and the top of scene.c). */
+typedef enum {
+  PSC_DEMO_PREWARM_OFF,           /* none: the frame loop requests everything */
+  PSC_DEMO_PREWARM_REQUEST,       /* request every draw's pipeline, then render at once */
+  PSC_DEMO_PREWARM_WAIT,          /* request, then pump the cache (a loading screen)
+                                   * until every request is settled */
+} PscDemoPrewarmMode;
+
 typedef struct {
   /* PSC_BACKEND_AUTO: whatever the cache uses. Otherwise it must agree with
    * the cache's backend. */
@@ -155,6 +165,8 @@ typedef struct {
   guint converge_max_frames;      /* psc_demo_scene_run: at most this many frames after
                                    * @frames waiting for every pipeline to be Ready
                                    * (default 2000) */
+  PscDemoPrewarmMode prewarm;     /* default PSC_DEMO_PREWARM_OFF */
+  guint prewarm_budget;           /* 0: PSC_MATERIAL_PREWARM_DEFAULT_BUDGET */
   /* Register PSC_DEMO_EXTRA_SHADER_FS_LIT_TINTED as PSC_DEMO_RELOAD_SHADER
    * from the start: the synchronous reference for the asynchronous mode's
    * final image. Any mode. */
@@ -187,8 +199,29 @@ typedef struct {
   guint64 ns;                     /* the frame's wall time (CPU + GPU) */
 } PscDemoAsyncFrame;
 
+/* The material prewarm (asynchronous mode). One request per draw, added in
+ * draw order (so an entry's add index is its draw's index). */
+#define PSC_DEMO_PREWARM_LISTED_CUTS 4
+typedef struct {
+  PscDemoPrewarmMode mode;
+  guint budget;
+  guint added, deduplicated, requested, cut, failed;
+  guint cut_draws[PSC_DEMO_PREWARM_LISTED_CUTS]; /* the first cut draws' indexes */
+  char cut_names[PSC_DEMO_PREWARM_LISTED_CUTS][96]; /* "template in pass context" */
+  guint n_cut_listed;
+  char first_failure[192];        /* the first failure's message, or "" */
+  guint64 run_ns;                 /* psc_material_prewarm_run: providers and requests */
+  guint loading_frames;           /* PSC_DEMO_PREWARM_WAIT: cache pumps before frame 1 */
+  guint64 loading_ns;             /* ... and their time */
+  guint ready_at_first_frame;     /* Ready once frame 1's pump was over */
+  guint ready;                    /* Ready so far */
+  guint drawn;                    /* prewarmed pipelines drawn (requested) in a frame */
+  guint ready_before_first_draw;  /* of those, Ready when first drawn */
+} PscDemoPrewarmStats;
+
 /* What the asynchronous mode drew, over all frames so far. */
 typedef struct {
+  PscDemoPrewarmStats prewarm;
   guint fallback_pipelines;       /* fallbacks created and registered before the loop */
   guint64 setup_owner_wait_ns;    /* owner thread compiling them and the compute pipeline */
   guint64 loop_owner_wait_ns;     /* owner thread compiling from the end of that setup to
@@ -238,6 +271,12 @@ typedef struct {
 
   guint64 first_frame_ns;         /* frame 1, CPU + GPU (includes first-draw compilation) */
   guint64 later_frames_ns;        /* all later frames together */
+
+  /* The last frame's draws, as its PscDrawLists sorted them. */
+  guint opaque_draws;             /* by pipeline key, material, front to back */
+  guint transparent_draws;        /* back to front */
+  guint materials;                /* material instances (one per draw) */
+  guint material_templates;
 
   /* From the recorder the scene used. */
   guint render_pass_begins;
@@ -297,6 +336,19 @@ gboolean psc_demo_scene_resize (PscDemoScene *scene, guint width, guint height,
 const guint8 *psc_demo_scene_get_pixels (PscDemoScene *scene, guint *width, guint *height);
 /* Fills @result's counters (not the pixels) from what the scene did so far. */
 void psc_demo_scene_get_result (PscDemoScene *scene, PscDemoSceneResult *result);
+/* One draw the last frame recorded, in recording order. */
+typedef struct {
+  guint pass;                     /* 0 B, 1 C, 2 depth prepass, 3 A: the recording order */
+  guint draw;                     /* the draw's index in the scene */
+  gboolean transparent;           /* alpha blended: sorted back to front */
+  float view_depth;
+  guint64 key_hash;               /* its pipeline key's hash */
+  guint material;                 /* its material instance's index */
+} PscDemoDrawRecord;
+
+/* The last frame's draws in the order they were recorded (owned by the
+ * scene, valid until the next frame). */
+const PscDemoDrawRecord *psc_demo_scene_get_last_draws (PscDemoScene *scene, guint *n_draws);
 /* The shader modules the scene registered, in PscDemoShader order. */
 VkShaderModule psc_demo_scene_get_shader (PscDemoScene *scene, PscDemoShader shader);
 PscBackend psc_demo_scene_get_backend (PscDemoScene *scene);

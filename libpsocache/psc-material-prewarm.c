@@ -436,10 +436,16 @@ on_ready (void       *context,
       e->state = ENTRY_READY;
       self->n_ready++;
     }
+  else if (result == VK_INCOMPLETE)
+    entry_fail (self, i, g_error_new (PSC_ERROR, PSC_ERROR_DISCARDED,
+                                      "prewarm: the request of pass '%s' was discarded before "
+                                      "it was Ready: a hot reload replaced one of its shaders "
+                                      "(or the cache closed); request it again",
+                                      e->pass_context->name));
   else
-    entry_fail (self, i, g_error_new (PSC_ERROR, PSC_ERROR_FAILED,
-                                      "prewarm: the pipeline of pass '%s' failed or was "
-                                      "discarded (VkResult %d)",
+    entry_fail (self, i, g_error_new (PSC_ERROR, PSC_ERROR_VULKAN,
+                                      "prewarm: the pipeline of pass '%s' failed to compile "
+                                      "(VkResult %d)",
                                       e->pass_context->name, (int) result));
   psc_material_prewarm_unref (self);
 }
@@ -589,8 +595,11 @@ failed:
  * others in input order calls its pass context's provider and requests
  * the pipeline asynchronously (%PSC_MISS_POLICY_SKIP), the create info
  * canonicalized before the provider's next call. A provider that fails, a
- * create info or recipe the cache refuses, and a compile that fails are
- * reported for their request ([method@Psc.MaterialPrewarm.get_failure_error]),
+ * create info or recipe the cache refuses, a compile that fails
+ * (%PSC_ERROR_VULKAN) and a request discarded before it was Ready
+ * (%PSC_ERROR_DISCARDED: a hot reload replaced one of its shaders, or the
+ * cache closed) are reported for their request
+ * ([method@Psc.MaterialPrewarm.get_failure_error]),
  * and the rest goes on. The requests become Ready as the application
  * pumps [method@Psc.Cache.begin_frame]
  * ([method@Psc.MaterialPrewarm.get_n_ready]).

@@ -12,7 +12,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "harness.h"
+#include "demo-test.h"
 
 #include <string.h>
 
@@ -42,31 +42,6 @@ cache_async_count (PscCache *cache, PscAsyncCounter counter)
   return psc_stats_get_async (s, counter);
 }
 
-static const PscDemoAsyncFrame *
-last_frame (PscDemoScene *scene)
-{
-  guint n = 0;
-  const PscDemoAsyncFrame *frames = psc_demo_scene_get_async_frames (scene, &n);
-  g_assert_cmpuint (n, >, 0);
-  return &frames[n - 1];
-}
-
-static PscDemoAsyncStats
-scene_stats (PscDemoScene *scene)
-{
-  PscDemoAsyncStats a;
-  psc_demo_scene_get_async_stats (scene, &a);
-  return a;
-}
-
-static void
-render (PscDemoScene *scene, PscDemoFrameFlags flags)
-{
-  g_autoptr(GError) error = NULL;
-  g_assert_true (psc_demo_scene_render_frame (scene, flags, &error));
-  g_assert_no_error (error);
-}
-
 static void
 save (const char *what, gboolean dynamic, const guint8 *pixels, guint width, guint height)
 {
@@ -74,20 +49,6 @@ save (const char *what, gboolean dynamic, const guint8 *pixels, guint width, gui
   g_autofree char *name = g_strdup_printf ("demo-async-%s-%s.ppm", what,
                                            dynamic ? "dynamic" : "legacy");
   psc_test_save_image (name, &r);
-}
-
-static PscCache *
-async_cache (PscTestHarness *h)
-{
-  g_autoptr(GError) error = NULL;
-  /* Two workers whatever the machine, so the run looks alike everywhere. */
-  PscCacheOptions options = PSC_CACHE_OPTIONS_INIT;
-  options.workers = 2;
-  PscCache *cache = psc_cache_new_full (h->psc_device, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE,
-                                        &options, &error);
-  g_assert_no_error (error);
-  g_ptr_array_add (h->caches, cache);
-  return cache;
 }
 
 /* The synchronous scene (one frame) on a fresh cache of @h's device. */
@@ -148,7 +109,7 @@ test_phases (gconstpointer data)
 {
   gboolean dynamic = GPOINTER_TO_INT (data);
   PscTestHarness *h = psc_test_harness_new (dynamic);
-  PscCache *cache = async_cache (h);
+  PscCache *cache = demo_test_async_cache (h, PSC_BACKEND_AUTO);
   g_autoptr(GError) error = NULL;
   g_autoptr(PscDemoScene) scene = NULL;
   PscDemoSceneOptions options;
@@ -170,11 +131,12 @@ test_phases (gconstpointer data)
   scene = psc_demo_scene_new (cache, &options, &error);
   g_assert_no_error (error);
   g_assert_nonnull (scene);
-  g_assert_cmpuint (psc_cache_get_eviction_idle_frames (cache), ==, 4);
+  /* Eviction starts after the first frame's requests. */
+  g_assert_cmpuint (psc_cache_get_eviction_idle_frames (cache), ==, 0);
 
   /* Setup: the fallbacks and the compute pipeline, synchronously, and
    * nothing else. */
-  a = scene_stats (scene);
+  a = demo_test_stats (scene);
   g_assert_cmpuint (a.fallback_pipelines, ==, FALLBACK_PIPELINES);
   g_assert_cmpuint (a.far_pipelines, ==, FAR_PIPELINES);
   g_assert_cmpuint (a.reload_pipelines, ==, RELOAD_PIPELINES);
@@ -189,11 +151,11 @@ test_phases (gconstpointer data)
 
   /* 1. Frame 1: nothing is Ready before a pump publishes it, so every tile
    *    is drawn with its layout and pass's fallback. */
-  render (scene, PSC_DEMO_FRAME_READ_BACK);
+  demo_test_render (scene, PSC_DEMO_FRAME_READ_BACK);
   pixels = psc_demo_scene_get_pixels (scene, &width, &height);
   save ("frame1-fallbacks", dynamic, pixels, width, height);
   g_assert_cmpuint (psc_test_count_colors (pixels, width, height), >=, 16);
-  f = last_frame (scene);
+  f = demo_test_last_frame (scene);
   g_assert_cmpuint (f->frame, ==, 1);
   g_assert_true (f->far_lods);
   g_assert_cmpuint (f->requested, ==, 106);
@@ -201,18 +163,19 @@ test_phases (gconstpointer data)
   g_assert_cmpuint (f->fallback, ==, 106);
   g_assert_cmpuint (f->stale + f->skipped, ==, 0);
   g_assert_true (f->compute_exact);
+  g_assert_cmpuint (psc_cache_get_eviction_idle_frames (cache), ==, 4);
 
   /* 2. The workers compile while frames keep drawing fallbacks, until a
    *    frame draws everything it requested exactly. */
   deadline = g_get_monotonic_time () + PHASE_TIMEOUT_US;
   do
     {
-      render (scene, PSC_DEMO_FRAME_NONE);
-      f = last_frame (scene);
+      demo_test_render (scene, PSC_DEMO_FRAME_NONE);
+      f = demo_test_last_frame (scene);
     }
   while (f->exact != f->requested && g_get_monotonic_time () < deadline);
   g_assert_cmpuint (f->exact, ==, f->requested);
-  a = scene_stats (scene);
+  a = demo_test_stats (scene);
   g_assert_cmpuint (a.fallback_draws, >=, 106);
   g_assert_cmpuint (a.skipped_draws, ==, 0);
   g_assert_cmpuint (cache_async_count (cache, PSC_ASYNC_COUNTER_COMPLETED), >=, 106 - FAR_PIPELINES);
@@ -223,10 +186,10 @@ test_phases (gconstpointer data)
    *    while the new generation compiles. */
   g_assert_true (psc_demo_scene_reload_shader (scene, &error));
   g_assert_no_error (error);
-  render (scene, PSC_DEMO_FRAME_NONE);
-  f = last_frame (scene);
+  demo_test_render (scene, PSC_DEMO_FRAME_NONE);
+  f = demo_test_last_frame (scene);
   g_assert_true (f->reload);
-  a = scene_stats (scene);
+  a = demo_test_stats (scene);
   g_assert_cmpuint (a.reload_frame, ==, f->frame);
   g_assert_cmpuint (f->stale, >=, RELOAD_NEAR_PIPELINES);
   g_assert_cmpuint (a.reload_stale_draws, >=, RELOAD_NEAR_PIPELINES);
@@ -242,8 +205,8 @@ test_phases (gconstpointer data)
   deadline = g_get_monotonic_time () + PHASE_TIMEOUT_US;
   for (;;)
     {
-      render (scene, PSC_DEMO_FRAME_NONE);
-      a = scene_stats (scene);
+      demo_test_render (scene, PSC_DEMO_FRAME_NONE);
+      a = demo_test_stats (scene);
       g_clear_pointer (&s, psc_stats_unref);
       g_clear_pointer (&s, psc_stats_unref);
       s = cache_stats (cache);
@@ -254,7 +217,7 @@ test_phases (gconstpointer data)
     }
   g_test_message ("after %u frames: new generation first drawn at frame %u; %" G_GUINT64_FORMAT
                   " evictions, %" G_GUINT64_FORMAT " recompiles, %" G_GUINT64_FORMAT " retired",
-                  last_frame (scene)->frame, a.first_new_generation_frame, psc_stats_get_async (s, PSC_ASYNC_COUNTER_EVICTIONS),
+                  demo_test_last_frame (scene)->frame, a.first_new_generation_frame, psc_stats_get_async (s, PSC_ASYNC_COUNTER_EVICTIONS),
                   a.recompiles_after_eviction, psc_stats_get_async (s, PSC_ASYNC_COUNTER_RETIRED));
   g_assert_cmpuint (a.first_new_generation_frame, >, a.reload_frame);
   g_assert_cmpuint (a.reload_exact_draws, >, 0);
@@ -270,12 +233,12 @@ test_phases (gconstpointer data)
   deadline = g_get_monotonic_time () + PHASE_TIMEOUT_US;
   do
     {
-      render (scene, PSC_DEMO_FRAME_ALL_LODS | PSC_DEMO_FRAME_READ_BACK);
-      a = scene_stats (scene);
+      demo_test_render (scene, PSC_DEMO_FRAME_ALL_LODS | PSC_DEMO_FRAME_READ_BACK);
+      a = demo_test_stats (scene);
     }
   while (!a.last_frame_exact && g_get_monotonic_time () < deadline);
   g_assert_true (a.last_frame_exact);
-  f = last_frame (scene);
+  f = demo_test_last_frame (scene);
   g_assert_cmpuint (f->exact, ==, 106);
   g_assert_true (f->compute_exact);
 
@@ -316,7 +279,7 @@ static void
 test_run (void)
 {
   PscTestHarness *h = psc_test_harness_new (TRUE);
-  PscCache *cache = async_cache (h);
+  PscCache *cache = demo_test_async_cache (h, PSC_BACKEND_AUTO);
   g_autoptr(GError) error = NULL;
   PscDemoSceneOptions options;
   PscDemoSceneResult result = { 0 };

@@ -6,7 +6,8 @@
  * the frame loop pumps begin_frame) before its first draw, which is a hit
  * (no creation); a provider that fails and one whose create info the cache
  * refuses are reported per request, with their errors, and the others go
- * on; the validation layer stays silent.
+ * on; a request a hot reload discards is reported as discarded; the
+ * validation layer stays silent.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -281,6 +282,60 @@ test_release_pending (void)
   psc_test_harness_finish (h);
 }
 
+/* A hot reload of a shader the prewarmed pipelines use, before the pump
+ * that would publish them: each request is a failure with
+ * PSC_ERROR_DISCARDED (not a compile failure), and the same variants
+ * prewarmed again from the new shader become Ready. */
+static void
+test_discarded_by_reload (void)
+{
+  PscTestHarness *h = psc_test_harness_new (TRUE);
+  Provider p = { 0 };
+  g_autoptr(GError) error = NULL;
+  guint64 frame = 0;
+  gsize size;
+  const guint32 *code = psc_demo_shader_spirv (PSC_DEMO_SHADER_FS_COLOR_ALPHA, &size);
+
+  p.cache = psc_test_harness_cache (h, PSC_BACKEND_DYNAMIC_RENDERING, PSC_CACHE_FLAGS_NONE);
+  psc_test_objects_init (&p.o, p.cache);
+  g_autoptr(PscPassContext) color = psc_pass_context_new (PSC_PASS_KIND_COLOR, "color", provide, &p, NULL);
+  g_autoptr(PscMaterialTemplate) a = new_template ("pbr/a");
+  g_autoptr(PscMaterialPrewarm) pw = psc_material_prewarm_new (p.cache);
+  add (pw, a, PSC_MATERIAL_FLAGS_NONE, color);
+  add (pw, a, PSC_MATERIAL_FLAGS_DOUBLE_SIDED, color);
+  g_assert_true (psc_material_prewarm_run (pw, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (psc_material_prewarm_get_n_pending (pw), ==, 2);
+
+  VkShaderModule fs = psc_cache_replace_shader (p.cache, p.o.fs, code, size, VK_NULL_HANDLE, &error);
+  g_assert_no_error (error);
+  g_assert_true (fs != VK_NULL_HANDLE);
+  pump (p.cache, pw, &frame);
+  g_assert_cmpuint (psc_material_prewarm_get_n_ready (pw), ==, 0);
+  g_assert_cmpuint (psc_material_prewarm_get_n_failed (pw), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      const GError *e = psc_material_prewarm_get_failure_error (pw, i);
+      g_assert_error ((GError *) e, PSC_ERROR, PSC_ERROR_DISCARDED);
+      g_assert_nonnull (strstr (e->message, "hot reload"));
+      g_test_message ("discarded: %s", e->message);
+    }
+
+  /* The provider builds with the new module from now on. */
+  p.o.fs = fs;
+  g_autoptr(PscMaterialPrewarm) again = psc_material_prewarm_new (p.cache);
+  add (again, a, PSC_MATERIAL_FLAGS_NONE, color);
+  add (again, a, PSC_MATERIAL_FLAGS_DOUBLE_SIDED, color);
+  g_assert_true (psc_material_prewarm_run (again, &error));
+  g_assert_no_error (error);
+  pump (p.cache, again, &frame);
+  g_assert_cmpuint (psc_material_prewarm_get_n_ready (again), ==, 2);
+  g_assert_cmpuint (psc_material_prewarm_get_n_failed (again), ==, 0);
+
+  psc_test_harness_assert_clean (h);
+  psc_test_harness_finish (h);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -288,5 +343,6 @@ main (int argc, char **argv)
   g_test_add_func ("/vulkan/material-prewarm/prewarm", test_prewarm);
   g_test_add_func ("/vulkan/material-prewarm/budget", test_budget);
   g_test_add_func ("/vulkan/material-prewarm/release-pending", test_release_pending);
+  g_test_add_func ("/vulkan/material-prewarm/discarded-by-reload", test_discarded_by_reload);
   return g_test_run ();
 }
