@@ -66,7 +66,8 @@
  * Since: 0.1
  */
 
-#define PSC_ALL_DEVICE_FLAGS (PSC_DEVICE_FLAGS_VALIDATION | PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING)
+#define PSC_ALL_DEVICE_FLAGS (PSC_DEVICE_FLAGS_VALIDATION | PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING | \
+                              PSC_DEVICE_FLAGS_NO_DESCRIPTOR_INDEXING)
 #define PSC_VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
 /* Guards against cyclic or corrupt pNext chains in the enabled features. */
 #define PSC_MAX_FEATURE_CHAIN 64
@@ -106,6 +107,7 @@ struct _PscDevice
   gboolean cache_control;       /* pipelineCreationCacheControl enabled (1.3) */
   gboolean creation_feedback;   /* VkPipelineCreationFeedback chained (1.3) */
   gboolean descriptor_indexing; /* a descriptor-indexing feature enabled */
+  VkPhysicalDeviceLimits limits; /* the physical device's */
 
   /* Snapshot of the enabled-feature chain. Only the structures we know are
    * kept; they are relinked in a fixed order. */
@@ -799,6 +801,7 @@ psc_device_describe (PscDevice  *self,
   self->vendor_id = properties.vendorID;
   self->device_id = properties.deviceID;
   self->max_push_constants_size = properties.limits.maxPushConstantsSize;
+  self->limits = properties.limits;
   memcpy (self->pipeline_cache_uuid, properties.pipelineCacheUUID, VK_UUID_SIZE);
   self->name = g_strndup (properties.deviceName, sizeof properties.deviceName);
 
@@ -1247,6 +1250,7 @@ psc_device_headless_device (PscDevice           *self,
   guint32 n_devices = 0, n_families = 0, n_device_exts = 0;
   guint32 index = self->physical_device_index, family = G_MAXUINT32, api;
   gboolean want_dr = (flags & PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING) == 0;
+  gboolean want_di = (flags & PSC_DEVICE_FLAGS_NO_DESCRIPTOR_INDEXING) == 0;
   VkResult r;
 
   enumerate_devices = (PFN_vkEnumeratePhysicalDevices) gipa (instance, "vkEnumeratePhysicalDevices");
@@ -1332,7 +1336,8 @@ psc_device_headless_device (PscDevice           *self,
       enable->features.features = s.features;
       enable->features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
       enable->features12.timelineSemaphore = s12.timelineSemaphore;
-      psc_copy_descriptor_indexing (&enable->features12, &s12);
+      if (want_di)
+        psc_copy_descriptor_indexing (&enable->features12, &s12);
       enable->features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
       enable->features13.synchronization2 = s13.synchronization2;
       enable->features13.dynamicRendering = want_dr && s13.dynamicRendering;
@@ -1354,7 +1359,8 @@ psc_device_headless_device (PscDevice           *self,
       enable->features.features = s.features;
       enable->features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
       enable->features12.timelineSemaphore = s12.timelineSemaphore;
-      psc_copy_descriptor_indexing (&enable->features12, &s12);
+      if (want_di)
+        psc_copy_descriptor_indexing (&enable->features12, &s12);
       enable->features.pNext = &enable->features12;
       if (want_dr && has_ext && sdr.dynamicRendering)
         {
@@ -1437,7 +1443,8 @@ psc_device_headless_device (PscDevice           *self,
  * `robustBufferAccess`; `timelineSemaphore`, `synchronization2` and
  * `pipelineCreationCacheControl` when supported; on Vulkan 1.2 or later,
  * `descriptorIndexing` and every supported descriptor-indexing feature of
- * `VkPhysicalDeviceVulkan12Features` (since 0.3); and dynamic rendering
+ * `VkPhysicalDeviceVulkan12Features` (since 0.3), unless @flags contains
+ * %PSC_DEVICE_FLAGS_NO_DESCRIPTOR_INDEXING; and dynamic rendering
  * when supported, unless @flags contains
  * %PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING.
  *
@@ -1849,4 +1856,143 @@ psc_device_get_identity (PscDevice         *self,
   id->device_id = self->device_id;
   id->driver_version = self->driver_version;
   memcpy (id->uuid, self->pipeline_cache_uuid, VK_UUID_SIZE);
+}
+
+/* The descriptor-indexing features, by their Vulkan member names (the same
+ * in VkPhysicalDeviceVulkan12Features and
+ * VkPhysicalDeviceDescriptorIndexingFeatures). */
+#define PSC_DI_MEMBER(m) { #m, offsetof (VkPhysicalDeviceDescriptorIndexingFeatures, m) }
+static const struct { const char *name; gsize offset; } psc_di_members[] = {
+  PSC_DI_MEMBER (shaderInputAttachmentArrayDynamicIndexing),
+  PSC_DI_MEMBER (shaderUniformTexelBufferArrayDynamicIndexing),
+  PSC_DI_MEMBER (shaderStorageTexelBufferArrayDynamicIndexing),
+  PSC_DI_MEMBER (shaderUniformBufferArrayNonUniformIndexing),
+  PSC_DI_MEMBER (shaderSampledImageArrayNonUniformIndexing),
+  PSC_DI_MEMBER (shaderStorageBufferArrayNonUniformIndexing),
+  PSC_DI_MEMBER (shaderStorageImageArrayNonUniformIndexing),
+  PSC_DI_MEMBER (shaderInputAttachmentArrayNonUniformIndexing),
+  PSC_DI_MEMBER (shaderUniformTexelBufferArrayNonUniformIndexing),
+  PSC_DI_MEMBER (shaderStorageTexelBufferArrayNonUniformIndexing),
+  PSC_DI_MEMBER (descriptorBindingUniformBufferUpdateAfterBind),
+  PSC_DI_MEMBER (descriptorBindingSampledImageUpdateAfterBind),
+  PSC_DI_MEMBER (descriptorBindingStorageImageUpdateAfterBind),
+  PSC_DI_MEMBER (descriptorBindingStorageBufferUpdateAfterBind),
+  PSC_DI_MEMBER (descriptorBindingUniformTexelBufferUpdateAfterBind),
+  PSC_DI_MEMBER (descriptorBindingStorageTexelBufferUpdateAfterBind),
+  PSC_DI_MEMBER (descriptorBindingUpdateUnusedWhilePending),
+  PSC_DI_MEMBER (descriptorBindingPartiallyBound),
+  PSC_DI_MEMBER (descriptorBindingVariableDescriptorCount),
+  PSC_DI_MEMBER (runtimeDescriptorArray),
+};
+#undef PSC_DI_MEMBER
+
+/* The descriptor-indexing members of a Vulkan 1.2 feature structure. */
+static void
+psc_descriptor_indexing_from_12 (VkPhysicalDeviceDescriptorIndexingFeatures *to,
+                                 const VkPhysicalDeviceVulkan12Features     *from)
+{
+#define PSC_COPY(m) to->m = from->m
+  PSC_COPY (shaderInputAttachmentArrayDynamicIndexing);
+  PSC_COPY (shaderUniformTexelBufferArrayDynamicIndexing);
+  PSC_COPY (shaderStorageTexelBufferArrayDynamicIndexing);
+  PSC_COPY (shaderUniformBufferArrayNonUniformIndexing);
+  PSC_COPY (shaderSampledImageArrayNonUniformIndexing);
+  PSC_COPY (shaderStorageBufferArrayNonUniformIndexing);
+  PSC_COPY (shaderStorageImageArrayNonUniformIndexing);
+  PSC_COPY (shaderInputAttachmentArrayNonUniformIndexing);
+  PSC_COPY (shaderUniformTexelBufferArrayNonUniformIndexing);
+  PSC_COPY (shaderStorageTexelBufferArrayNonUniformIndexing);
+  PSC_COPY (descriptorBindingUniformBufferUpdateAfterBind);
+  PSC_COPY (descriptorBindingSampledImageUpdateAfterBind);
+  PSC_COPY (descriptorBindingStorageImageUpdateAfterBind);
+  PSC_COPY (descriptorBindingStorageBufferUpdateAfterBind);
+  PSC_COPY (descriptorBindingUniformTexelBufferUpdateAfterBind);
+  PSC_COPY (descriptorBindingStorageTexelBufferUpdateAfterBind);
+  PSC_COPY (descriptorBindingUpdateUnusedWhilePending);
+  PSC_COPY (descriptorBindingPartiallyBound);
+  PSC_COPY (descriptorBindingVariableDescriptorCount);
+  PSC_COPY (runtimeDescriptorArray);
+#undef PSC_COPY
+}
+
+/* The enabled descriptor-indexing features: the Vulkan 1.2 structure's (on
+ * a 1.2 device) and the extension structure's, either one enabling. */
+void
+psc_device_get_enabled_descriptor_indexing (PscDevice                                 *self,
+                                            VkPhysicalDeviceDescriptorIndexingFeatures *out)
+{
+  VkPhysicalDeviceDescriptorIndexingFeatures from12 = { 0 };
+
+  memset (out, 0, sizeof *out);
+  out->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES;
+  if (self->has_features12 && self->api_version >= VK_API_VERSION_1_2)
+    psc_descriptor_indexing_from_12 (&from12, &self->features12);
+  for (guint i = 0; i < G_N_ELEMENTS (psc_di_members); i++)
+    {
+      gsize off = psc_di_members[i].offset;
+      VkBool32 a = *(const VkBool32 *) ((const guint8 *) &from12 + off);
+      VkBool32 b = self->has_features_di ? *(const VkBool32 *) ((const guint8 *) &self->features_di + off)
+                                         : VK_FALSE;
+
+      *(VkBool32 *) ((guint8 *) out + off) = (a || b) ? VK_TRUE : VK_FALSE;
+    }
+}
+
+/**
+ * psc_device_get_enabled_feature:
+ * @self: a device
+ * @name: a member of `VkPhysicalDeviceDescriptorIndexingFeatures` (also
+ *   in `VkPhysicalDeviceVulkan12Features`), such as
+ *   `"descriptorBindingPartiallyBound"`
+ *
+ * Whether the device was created with the descriptor-indexing feature
+ * @name enabled: the enabled-feature snapshot (see
+ * [struct@Psc.DeviceInfo]), never what the physical device supports. The
+ * managed descriptor layer ([struct@Psc.DescriptorLayout]) checks binding
+ * flags and descriptor types against the same snapshot. Any thread.
+ *
+ * An unknown @name is a programming error (a critical; %FALSE).
+ *
+ * Returns: %TRUE if the feature was enabled
+ *
+ * Since: 0.3
+ */
+gboolean
+psc_device_get_enabled_feature (PscDevice  *self,
+                                const char *name)
+{
+  VkPhysicalDeviceDescriptorIndexingFeatures f;
+
+  g_return_val_if_fail (PSC_IS_DEVICE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  psc_device_get_enabled_descriptor_indexing (self, &f);
+  for (guint i = 0; i < G_N_ELEMENTS (psc_di_members); i++)
+    if (strcmp (psc_di_members[i].name, name) == 0)
+      return *(const VkBool32 *) ((const guint8 *) &f + psc_di_members[i].offset) != VK_FALSE;
+  g_critical ("%s: '%s' is not a descriptor-indexing feature", G_STRFUNC, name);
+  return FALSE;
+}
+
+/* A device-level entry point, through the application's
+ * vkGetInstanceProcAddr -> vkGetDeviceProcAddr (so layers see the call);
+ * NULL if the device cannot give it. */
+PFN_vkVoidFunction
+psc_device_get_device_proc (PscDevice  *self,
+                            const char *name)
+{
+  const PscDeviceInfo *info = &self->info;
+  PFN_vkGetDeviceProcAddr gdpa;
+
+  if (info->get_instance_proc_addr == NULL || info->device == VK_NULL_HANDLE)
+    return NULL;
+  gdpa = (PFN_vkGetDeviceProcAddr) info->get_instance_proc_addr (info->instance, "vkGetDeviceProcAddr");
+  return gdpa != NULL ? gdpa (info->device, name) : NULL;
+}
+
+/* The physical device's limits (zero before initialization). */
+const VkPhysicalDeviceLimits *
+psc_device_get_limits (PscDevice *self)
+{
+  return &self->limits;
 }

@@ -296,4 +296,12 @@ G_GNUC_INTERNAL guint64 psc_cache_request_recipe_with_callback (PscCache *self, 
                                                                 PscRequestResult *result,
                                                                 GError **error);
 
+/* psc-device.c: the enabled descriptor-indexing features (the 1.2 and the
+ * extension structures merged), and a device-level entry point loaded
+ * through the application's vkGetInstanceProcAddr (NULL if unavailable). */
+void psc_device_get_enabled_descriptor_indexing (PscDevice *self,
+                                                 VkPhysicalDeviceDescriptorIndexingFeatures *out);
+PFN_vkVoidFunction psc_device_get_device_proc (PscDevice *self, const char *name);
+const VkPhysicalDeviceLimits *psc_device_get_limits (PscDevice *self);
+
 G_END_DECLS

@@ -5,6 +5,7 @@
  */
 #include "psc-private.h"
 #include "psc-test-hooks.h"
+#include "psc-descriptor-private.h"
 
 PscCache *
 psc_cache_new_with_hooks (PscDevice               *device,
@@ -15,4 +16,12 @@ psc_cache_new_with_hooks (PscDevice               *device,
                           GError                 **error)
 {
   return psc_cache_new_internal (device, backend, flags, options, hooks, error);
+}
+
+void
+psc_descriptor_pool_fail_next_reset (PscDescriptorPool *pool, VkResult result)
+{
+  g_return_if_fail (pool != NULL);
+  g_return_if_fail (result != VK_SUCCESS);
+  pool->fail_next_reset = result;
 }

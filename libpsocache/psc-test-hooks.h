@@ -28,4 +28,9 @@ PscCache *psc_cache_new_with_hooks (PscDevice               *device,
                                     const PscCoreTestHooks  *hooks,
                                     GError                 **error);
 
+/* The next psc_descriptor_pool_reset_unlocked() of @pool fails with
+ * @result (not VK_SUCCESS) without calling Vulkan: a failed reset. */
+__attribute__((visibility ("default")))
+void psc_descriptor_pool_fail_next_reset (PscDescriptorPool *pool, VkResult result);
+
 G_END_DECLS

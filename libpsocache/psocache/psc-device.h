@@ -23,6 +23,10 @@ G_BEGIN_DECLS
  *   [method@Psc.Device.get_validation_error_count]).
  * @PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING: do not enable dynamic rendering on
  *   a headless device, so caches on it use the legacy render-pass backend.
+ * @PSC_DEVICE_FLAGS_NO_DESCRIPTOR_INDEXING: do not enable any
+ *   descriptor-indexing feature on a headless device, even those the
+ *   physical device supports.
+ *   Since: 0.3
  *
  * Flags for [ctor@Psc.Device.new_headless] and [property@Psc.Device:flags]
  * (headless devices only).
@@ -33,6 +37,7 @@ typedef enum { /*< flags >*/
   PSC_DEVICE_FLAGS_NONE = 0,
   PSC_DEVICE_FLAGS_VALIDATION = 1 << 0,
   PSC_DEVICE_FLAGS_NO_DYNAMIC_RENDERING = 1 << 1,
+  PSC_DEVICE_FLAGS_NO_DESCRIPTOR_INDEXING PSC_AVAILABLE_ENUMERATOR_IN_0_3 = 1 << 2,
 } PscDeviceFlags;
 
 /**
@@ -153,5 +158,7 @@ PSC_AVAILABLE_IN_0_3
 gboolean psc_device_get_descriptor_indexing (PscDevice *self);
 PSC_AVAILABLE_IN_0_3
 guint32 psc_device_get_max_push_constants_size (PscDevice *self);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_device_get_enabled_feature (PscDevice *self, const char *name);
 
 G_END_DECLS

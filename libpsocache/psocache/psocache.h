@@ -20,5 +20,7 @@
 #include <psocache/psc-draw-list.h>
 #include <psocache/psc-material.h>
 #include <psocache/psc-material-prewarm.h>
+#include <psocache/psc-resource.h>
+#include <psocache/psc-descriptor.h>
 
 #undef __PSOCACHE_H_INSIDE__

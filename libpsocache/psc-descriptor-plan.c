@@ -1,0 +1,439 @@
+/* psc-descriptor-plan.c: the one validation of managed descriptor writes
+ * and the write plan it returns (graph-agnostic: layout facts, the set's
+ * slots and staged writes in; Vulkan writes and the slots they change
+ * out; nothing applied).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "psc-descriptor-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <stdlib.h>
+
+void
+psc_staged_write_clear (PscStagedWrite *w)
+{
+  g_clear_pointer (&w->buffer, psc_buffer_unref);
+  g_clear_pointer (&w->view, psc_image_view_unref);
+  g_clear_pointer (&w->sampler, psc_sampler_unref);
+  g_clear_pointer (&w->buffer_view, psc_buffer_view_unref);
+}
+
+void
+psc_descriptor_plan_init (PscDescriptorPlan *plan)
+{
+  plan->writes = g_array_new (FALSE, TRUE, sizeof (VkWriteDescriptorSet));
+  plan->buffer_infos = g_array_new (FALSE, TRUE, sizeof (VkDescriptorBufferInfo));
+  plan->image_infos = g_array_new (FALSE, TRUE, sizeof (VkDescriptorImageInfo));
+  plan->texel_views = g_array_new (FALSE, TRUE, sizeof (VkBufferView));
+  plan->slots = g_array_new (FALSE, TRUE, sizeof (PscPlannedSlot));
+  plan->required_empty_delta = 0;
+}
+
+void
+psc_descriptor_plan_clear (PscDescriptorPlan *plan)
+{
+  g_clear_pointer (&plan->writes, g_array_unref);
+  g_clear_pointer (&plan->buffer_infos, g_array_unref);
+  g_clear_pointer (&plan->image_infos, g_array_unref);
+  g_clear_pointer (&plan->texel_views, g_array_unref);
+  g_clear_pointer (&plan->slots, g_array_unref);
+}
+
+static PscSlotKind
+kind_of_type (VkDescriptorType type)
+{
+  switch (type)
+    {
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+      return PSC_SLOT_BUFFER;
+    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+      return PSC_SLOT_IMAGE;
+    case VK_DESCRIPTOR_TYPE_SAMPLER:
+      return PSC_SLOT_SAMPLER;
+    default:
+      return PSC_SLOT_TEXEL_BUFFER;
+    }
+}
+
+static const char *
+kind_name (PscSlotKind kind)
+{
+  switch (kind)
+    {
+    case PSC_SLOT_BUFFER:
+      return "a buffer";
+    case PSC_SLOT_IMAGE:
+      return "an image view";
+    case PSC_SLOT_SAMPLER:
+      return "a sampler";
+    case PSC_SLOT_TEXEL_BUFFER:
+      return "a buffer view";
+    default:
+      return "nothing";
+    }
+}
+
+static gboolean
+sampled_layout (VkImageLayout layout)
+{
+  switch (layout)
+    {
+    case VK_IMAGE_LAYOUT_GENERAL:
+    case VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL:
+    case VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_STENCIL_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+fail_invalidated (GError **error, guint i, const char *field)
+{
+  g_set_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_INVALIDATED,
+               _("writes[%u].%s: the resource was invalidated"), i, field);
+  return FALSE;
+}
+
+static gboolean
+fail_device (GError **error, guint i, const char *field)
+{
+  g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+               _("writes[%u].%s: made for another device than the set's"), i, field);
+  return FALSE;
+}
+
+/* A buffer write: offset, range (normalized into @range), alignment and
+ * the device's range limit. */
+static gboolean
+check_buffer (const PscDescriptorSet *set, const PscBindingFacts *b, const PscStagedWrite *w,
+              guint i, VkDeviceSize *range, GError **error)
+{
+  const VkPhysicalDeviceLimits *limits = psc_device_get_limits (set->layout->device);
+  gboolean uniform = b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+                     b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+  VkDeviceSize size = w->buffer->size;
+  VkDeviceSize align = uniform ? limits->minUniformBufferOffsetAlignment
+                               : limits->minStorageBufferOffsetAlignment;
+  guint64 max_range = uniform ? limits->maxUniformBufferRange : limits->maxStorageBufferRange;
+
+  if (w->buffer->base.device != set->layout->device)
+    return fail_device (error, i, "buffer");
+  if (psc_resource_is_invalidated (&w->buffer->base))
+    return fail_invalidated (error, i, "buffer");
+  if (w->offset >= size)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   _("writes[%u].offset: %" G_GUINT64_FORMAT " >= the buffer's size %" G_GUINT64_FORMAT),
+                   i, (guint64) w->offset, (guint64) size);
+      return FALSE;
+    }
+  if (align > 1 && w->offset % align != 0)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   _("writes[%u].offset: %" G_GUINT64_FORMAT " is not a multiple of %s (%" G_GUINT64_FORMAT ")"),
+                   i, (guint64) w->offset,
+                   uniform ? "minUniformBufferOffsetAlignment" : "minStorageBufferOffsetAlignment",
+                   (guint64) align);
+      return FALSE;
+    }
+  *range = w->range == VK_WHOLE_SIZE ? size - w->offset : w->range;
+  if (*range == 0 || *range > size - w->offset)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   _("writes[%u].range: %" G_GUINT64_FORMAT " bytes from offset %" G_GUINT64_FORMAT
+                     " do not fit the buffer's %" G_GUINT64_FORMAT),
+                   i, (guint64) *range, (guint64) w->offset, (guint64) size);
+      return FALSE;
+    }
+  if (max_range != 0 && *range > max_range)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   _("writes[%u].range: %" G_GUINT64_FORMAT " > %s (%" G_GUINT64_FORMAT ")"),
+                   i, (guint64) *range, uniform ? "maxUniformBufferRange" : "maxStorageBufferRange",
+                   max_range);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_sampler (const PscDescriptorSet *set, PscSampler *sampler, guint i, GError **error)
+{
+  if (sampler->base.device != set->layout->device)
+    return fail_device (error, i, "sampler");
+  if (psc_resource_is_invalidated (&sampler->base))
+    return fail_invalidated (error, i, "sampler");
+  return TRUE;
+}
+
+/* An image write: no swapchain image, a layout the type allows, a sampler
+ * exactly for combined image samplers. */
+static gboolean
+check_image (const PscDescriptorSet *set, const PscBindingFacts *b, const PscStagedWrite *w,
+             guint i, GError **error)
+{
+  gboolean storage = b->type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+  gboolean combined = b->type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+
+  if (w->view->base.device != set->layout->device)
+    return fail_device (error, i, "view");
+  if ((w->view->base.flags & PSC_RESOURCE_FLAGS_SWAPCHAIN_IMAGE) != 0)
+    {
+      g_set_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_SWAPCHAIN_IMAGE,
+                   _("writes[%u].view: a view of a swapchain image, which a managed set cannot "
+                     "keep alive (write it with write_raw_untracked and keep the swapchain "
+                     "image alive until the GPU is done)"), i);
+      return FALSE;
+    }
+  if (psc_resource_is_invalidated (&w->view->base))
+    return fail_invalidated (error, i, "view");
+  if (storage ? w->layout != VK_IMAGE_LAYOUT_GENERAL : !sampled_layout (w->layout))
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   storage ? _("writes[%u].layout: %d; a storage image is used in VK_IMAGE_LAYOUT_GENERAL")
+                           : _("writes[%u].layout: %d is not a layout a shader may sample in"),
+                   i, (int) w->layout);
+      return FALSE;
+    }
+  if (combined != (w->sampler != NULL))
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   combined ? _("writes[%u].sampler: a combined image sampler needs a sampler")
+                            : _("writes[%u].sampler: binding %u takes no sampler with its image"),
+                   i, b->binding);
+      return FALSE;
+    }
+  return w->sampler == NULL || check_sampler (set, w->sampler, i, error);
+}
+
+static gboolean
+check_texel_buffer (const PscDescriptorSet *set, const PscStagedWrite *w, guint i, GError **error)
+{
+  if (w->buffer_view->base.device != set->layout->device)
+    return fail_device (error, i, "buffer_view");
+  if (psc_resource_is_invalidated (&w->buffer_view->base) ||
+      psc_resource_is_invalidated (&w->buffer_view->buffer->base))
+    return fail_invalidated (error, i, "buffer_view");
+  return TRUE;
+}
+
+/* One write against its binding's facts; @range gets a buffer's
+ * normalized range. */
+static gboolean
+check_write (const PscDescriptorSet *set, const PscStagedWrite *w, guint i,
+             const PscBindingFacts **out_b, VkDeviceSize *range, GError **error)
+{
+  const PscBindingFacts *b = psc_descriptor_layout_find (set->layout, w->binding);
+  PscSlotKind expected;
+
+  if (b == NULL)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   _("writes[%u].binding: %u is not in the set's layout"), i, w->binding);
+      return FALSE;
+    }
+  *out_b = b;
+  if (w->array_element >= psc_descriptor_set_binding_count (set, b))
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   _("writes[%u].array_element: %u >= binding %u's count %u"), i, w->array_element,
+                   w->binding, psc_descriptor_set_binding_count (set, b));
+      return FALSE;
+    }
+  if (w->kind == PSC_SLOT_EMPTY)
+    {
+      if (!psc_binding_requires_fill (b))
+        return TRUE;
+      g_set_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_INCOMPLETE,
+                   _("writes[%u]: binding %u is not PARTIALLY_BOUND: its slots cannot be emptied"),
+                   i, w->binding);
+      return FALSE;
+    }
+  expected = kind_of_type (b->type);
+  if (w->kind != expected)
+    {
+      g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                   _("writes[%u]: binding %u (descriptor type %d) takes %s, not %s"), i,
+                   w->binding, (int) b->type, kind_name (expected), kind_name (w->kind));
+      return FALSE;
+    }
+  switch (w->kind)
+    {
+    case PSC_SLOT_BUFFER:
+      return check_buffer (set, b, w, i, range, error);
+    case PSC_SLOT_IMAGE:
+      return check_image (set, b, w, i, error);
+    case PSC_SLOT_SAMPLER:
+      return check_sampler (set, w->sampler, i, error);
+    case PSC_SLOT_TEXEL_BUFFER:
+      return check_texel_buffer (set, w, i, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static int
+compare_planned (const void *a, const void *b)
+{
+  const PscPlannedSlot *x = a, *y = b;
+
+  if (x->slot != y->slot)
+    return x->slot < y->slot ? -1 : 1;
+  return x->write < y->write ? -1 : x->write > y->write;
+}
+
+/* Sorted by slot, then write order: keeps the last write of each slot. */
+static void
+keep_last_per_slot (GArray *slots)
+{
+  guint out = 0;
+
+  if (slots->len > 1)
+    qsort (slots->data, slots->len, sizeof (PscPlannedSlot), compare_planned);
+  for (guint i = 0; i < slots->len; i++)
+    {
+      if (i + 1 < slots->len &&
+          g_array_index (slots, PscPlannedSlot, i + 1).slot == g_array_index (slots, PscPlannedSlot, i).slot)
+        continue;
+      g_array_index (slots, PscPlannedSlot, out++) = g_array_index (slots, PscPlannedSlot, i);
+    }
+  g_array_set_size (slots, out);
+}
+
+/* The first required slot that would stay empty, for the message. */
+static void
+fail_incomplete (const PscDescriptorSet *set, const PscDescriptorPlan *plan, guint64 left,
+                 GError **error)
+{
+  const PscDescriptorLayout *l = set->layout;
+
+  for (guint k = 0; k < l->n_bindings; k++)
+    {
+      const PscBindingFacts *b = &l->bindings[k];
+
+      if (!psc_binding_requires_fill (b))
+        continue;
+      for (guint32 e = 0; e < psc_descriptor_set_binding_count (set, b); e++)
+        {
+          guint32 slot = b->first_slot + e;
+          gboolean planned = FALSE;
+
+          for (guint p = 0; p < plan->slots->len; p++)
+            planned |= g_array_index (plan->slots, PscPlannedSlot, p).slot == slot;
+          if (!planned && set->slots[slot].kind == PSC_SLOT_EMPTY)
+            {
+              g_set_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_INCOMPLETE,
+                           _("the set would keep %" G_GUINT64_FORMAT " empty slots in bindings "
+                             "that are not PARTIALLY_BOUND, the first binding %u element %u"),
+                           left, b->binding, e);
+              return;
+            }
+        }
+    }
+  g_set_error_literal (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_INCOMPLETE,
+                       _("the set would keep empty slots in bindings that are not PARTIALLY_BOUND"));
+}
+
+/* The Vulkan write of one planned slot. */
+static void
+add_vulkan_write (PscDescriptorPlan *plan, const PscDescriptorSet *set, const PscStagedWrite *w,
+                  const PscPlannedSlot *p, guint index)
+{
+  const PscBindingFacts *b = psc_descriptor_layout_find (set->layout, w->binding);
+  VkWriteDescriptorSet vw = {
+    .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+    .dstSet = set->handle,
+    .dstBinding = w->binding,
+    .dstArrayElement = w->array_element,
+    .descriptorCount = 1,
+    .descriptorType = b->type,
+  };
+  VkDescriptorBufferInfo *bi = &g_array_index (plan->buffer_infos, VkDescriptorBufferInfo, index);
+  VkDescriptorImageInfo *ii = &g_array_index (plan->image_infos, VkDescriptorImageInfo, index);
+  VkBufferView *tv = &g_array_index (plan->texel_views, VkBufferView, index);
+
+  switch (w->kind)
+    {
+    case PSC_SLOT_BUFFER:
+      *bi = (VkDescriptorBufferInfo) { w->buffer->buffer, w->offset, p->range };
+      vw.pBufferInfo = bi;
+      break;
+    case PSC_SLOT_IMAGE:
+      *ii = (VkDescriptorImageInfo) { w->sampler != NULL ? w->sampler->sampler : VK_NULL_HANDLE,
+                                      w->view->view, w->layout };
+      vw.pImageInfo = ii;
+      break;
+    case PSC_SLOT_SAMPLER:
+      *ii = (VkDescriptorImageInfo) { w->sampler->sampler, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
+      vw.pImageInfo = ii;
+      break;
+    case PSC_SLOT_TEXEL_BUFFER:
+      *tv = w->buffer_view->view;
+      vw.pTexelBufferView = tv;
+      break;
+    default:
+      return;                   /* a clear: no Vulkan write */
+    }
+  g_array_append_val (plan->writes, vw);
+}
+
+gboolean
+psc_descriptor_plan_build (PscDescriptorPlan *plan, const PscDescriptorSet *set,
+                           const PscStagedWrite *writes, guint n_writes, GError **error)
+{
+  gint64 delta = 0;
+
+  g_array_set_size (plan->writes, 0);
+  g_array_set_size (plan->slots, 0);
+  for (guint i = 0; i < n_writes; i++)
+    {
+      const PscBindingFacts *b = NULL;
+      PscPlannedSlot p = { .write = i };
+
+      if (!check_write (set, &writes[i], i, &b, &p.range, error))
+        return FALSE;
+      p.slot = b->first_slot + writes[i].array_element;
+      g_array_append_val (plan->slots, p);
+    }
+  keep_last_per_slot (plan->slots);
+
+  /* Completeness, as the set would be after the plan. */
+  for (guint k = 0; k < plan->slots->len; k++)
+    {
+      const PscPlannedSlot *p = &g_array_index (plan->slots, PscPlannedSlot, k);
+      const PscBindingFacts *b = psc_descriptor_layout_find (set->layout, writes[p->write].binding);
+      gboolean was_empty = set->slots[p->slot].kind == PSC_SLOT_EMPTY;
+      gboolean will_be_empty = writes[p->write].kind == PSC_SLOT_EMPTY;
+
+      if (psc_binding_requires_fill (b))
+        delta += (gint64) will_be_empty - (gint64) was_empty;
+    }
+  plan->required_empty_delta = delta;
+  if ((gint64) set->required_empty + delta > 0)
+    {
+      fail_incomplete (set, plan, (guint64) ((gint64) set->required_empty + delta), error);
+      return FALSE;
+    }
+
+  g_array_set_size (plan->buffer_infos, plan->slots->len);
+  g_array_set_size (plan->image_infos, plan->slots->len);
+  g_array_set_size (plan->texel_views, plan->slots->len);
+  for (guint k = 0; k < plan->slots->len; k++)
+    {
+      const PscPlannedSlot *p = &g_array_index (plan->slots, PscPlannedSlot, k);
+      add_vulkan_write (plan, set, &writes[p->write], p, k);
+    }
+  return TRUE;
+}

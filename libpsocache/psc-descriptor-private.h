@@ -1,0 +1,153 @@
+/* psc-descriptor-private.h: the managed descriptor layer's structures, for
+ * its files (layout, pool and set, plan, writer) and the test hooks.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "psc-resource-private.h"
+
+G_BEGIN_DECLS
+
+/* The Vulkan entry points the layer calls, loaded once per pool. */
+typedef struct {
+  VkDevice device;
+  const VkAllocationCallbacks *allocator;
+  PFN_vkCreateDescriptorPool CreateDescriptorPool;
+  PFN_vkDestroyDescriptorPool DestroyDescriptorPool;
+  PFN_vkResetDescriptorPool ResetDescriptorPool;
+  PFN_vkAllocateDescriptorSets AllocateDescriptorSets;
+  PFN_vkUpdateDescriptorSets UpdateDescriptorSets;
+} PscDescriptorVk;
+
+gboolean psc_descriptor_vk_load (PscDescriptorVk *vk, PscDevice *device, GError **error);
+
+/* One binding's facts, in binding-number order. */
+typedef struct {
+  guint32 binding;
+  VkDescriptorType type;
+  guint32 count;                /* the layout's; a variable binding's maximum */
+  VkShaderStageFlags stages;
+  VkDescriptorBindingFlags flags;
+  guint32 first_slot;           /* its first slot in a set's slot array */
+} PscBindingFacts;
+
+struct _PscDescriptorLayout {
+  PscDevice *device;
+  VkDescriptorSetLayout handle; /* the cache's: never evicted */
+  VkDescriptorSetLayoutCreateFlags flags;
+  guint n_bindings;
+  PscBindingFacts *bindings;    /* n_bindings */
+  guint32 n_slots;              /* sum of the counts */
+  gboolean has_variable;        /* the last binding is VARIABLE_DESCRIPTOR_COUNT */
+};
+
+/* The binding facts of @binding, or NULL. */
+const PscBindingFacts *psc_descriptor_layout_find (const PscDescriptorLayout *layout, guint32 binding);
+
+struct _PscDescriptorPool {
+  PscDevice *device;
+  PscDescriptorVk vk;
+  VkDescriptorPool handle;      /* VK_NULL_HANDLE once destroyed */
+  VkDescriptorPoolCreateFlags flags;
+  guint64 generation;           /* advanced by a successful reset and by destruction */
+  guint32 max_sets;             /* VkDescriptorPoolCreateInfo.maxSets */
+  guint32 n_allocated;          /* sets allocated since creation or the last reset */
+  /* Test hook (psc-test-hooks.c): when not VK_SUCCESS, the next reset
+   * fails with it without calling Vulkan. */
+  VkResult fail_next_reset;
+};
+
+typedef enum {
+  PSC_SLOT_EMPTY,
+  PSC_SLOT_BUFFER,              /* uniform / storage buffer, dynamic or not */
+  PSC_SLOT_IMAGE,               /* sampled / storage image, combined image sampler */
+  PSC_SLOT_SAMPLER,
+  PSC_SLOT_TEXEL_BUFFER,
+  PSC_SLOT_UNTRACKED,           /* written by write_raw_untracked: owns nothing */
+} PscSlotKind;
+
+struct _PscDescriptorEntry {
+  PscSlotKind kind;
+  VkDescriptorType type;
+  PscBuffer *buffer;            /* owned references, by kind */
+  VkDeviceSize offset, range;   /* buffers: range normalized (no VK_WHOLE_SIZE) */
+  PscImageView *view;
+  VkImageLayout layout;
+  PscSampler *sampler;          /* sampler, or combined image sampler */
+  PscBufferView *buffer_view;
+};
+
+struct _PscDescriptorSet {
+  PscDescriptorPool *pool;      /* owned reference */
+  PscDescriptorLayout *layout;  /* owned reference */
+  VkDescriptorSet handle;
+  guint64 generation;           /* the pool's at allocation */
+  guint32 variable_count;       /* the variable binding's count (else 0) */
+  PscDescriptorEntry *slots;    /* layout->n_slots */
+  guint32 required_empty;       /* empty slots of bindings that are not PARTIALLY_BOUND */
+};
+
+/* Whether a slot of @b must be filled before a commit completes. */
+static inline gboolean
+psc_binding_requires_fill (const PscBindingFacts *b)
+{
+  return (b->flags & VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT) == 0;
+}
+
+/* The count of @b in @set (the variable count for a variable binding). */
+guint32 psc_descriptor_set_binding_count (const PscDescriptorSet *set, const PscBindingFacts *b);
+/* FALSE with PSC_DESCRIPTOR_ERROR_STALE_SET if the pool moved on. */
+gboolean psc_descriptor_set_check_fresh (const PscDescriptorSet *set, GError **error);
+/* Drops what @e retains and empties it. */
+void psc_descriptor_entry_clear (PscDescriptorEntry *e);
+
+/* ---------------------------------------------------------------------------
+ * The write plan (psc-descriptor-plan.c): the one validation of managed
+ * writes, graph-agnostic. A staged write names a slot and what it should
+ * bind (references owned by the write); the plan checks every write
+ * against the layout facts and the device, then the completeness of the set
+ * as it would be after them, and gives the Vulkan writes and the new
+ * entries; nothing is applied.
+ */
+typedef struct {
+  guint32 binding;
+  guint32 array_element;
+  PscSlotKind kind;             /* PSC_SLOT_EMPTY: a clear */
+  PscBuffer *buffer;
+  VkDeviceSize offset, range;
+  PscImageView *view;
+  VkImageLayout layout;
+  PscSampler *sampler;
+  PscBufferView *buffer_view;
+} PscStagedWrite;
+
+void psc_staged_write_clear (PscStagedWrite *w);
+
+/* One slot the plan changes: the staged write that wins it (the last one
+ * naming the slot) and the range it binds (buffers: normalized). */
+typedef struct {
+  guint32 slot;
+  guint write;                  /* index into the staged writes */
+  VkDeviceSize range;
+} PscPlannedSlot;
+
+/* Reused from build to build (a writer keeps one): no allocation once the
+ * arrays have grown to a commit's size. */
+typedef struct {
+  GArray *writes;               /* VkWriteDescriptorSet (clears make none) */
+  GArray *buffer_infos;         /* VkDescriptorBufferInfo, one per planned slot */
+  GArray *image_infos;          /* VkDescriptorImageInfo, one per planned slot */
+  GArray *texel_views;          /* VkBufferView, one per planned slot */
+  GArray *slots;                /* PscPlannedSlot, in slot order */
+  gint64 required_empty_delta;  /* change of the set's required-but-empty slots */
+} PscDescriptorPlan;
+
+void psc_descriptor_plan_init (PscDescriptorPlan *plan);
+void psc_descriptor_plan_clear (PscDescriptorPlan *plan);
+/* Validates @writes against @set (not changed) and fills @plan; FALSE with
+ * @error naming writes[i] and the field, or the incompleteness. */
+gboolean psc_descriptor_plan_build (PscDescriptorPlan *plan, const PscDescriptorSet *set,
+                                    const PscStagedWrite *writes, guint n_writes, GError **error);
+
+G_END_DECLS

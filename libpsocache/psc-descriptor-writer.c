@@ -1,0 +1,328 @@
+/* psc-descriptor-writer.c: PscDescriptorWriter, staged managed writes and
+ * their commit: the plan first, then the Vulkan update, then the owners.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "psc-descriptor-private.h"
+
+#include <glib/gi18n-lib.h>
+
+struct _PscDescriptorWriter {
+  PscDescriptorSet *set;        /* owned reference */
+  GArray *staged;               /* PscStagedWrite, owning their references */
+  PscDescriptorPlan plan;       /* reused by every commit */
+};
+
+/**
+ * psc_descriptor_set_begin_write: (skip)
+ * @self: a managed set
+ * @error: return location for a #GError
+ *
+ * A writer for the set. It stages writes; nothing reaches the set until
+ * `psc_descriptor_writer_commit()`. A writer may commit several times.
+ *
+ * Returns: (transfer full): a new writer, or %NULL with
+ *   %PSC_DESCRIPTOR_ERROR_STALE_SET
+ *
+ * Since: 0.3
+ */
+PscDescriptorWriter *
+psc_descriptor_set_begin_write (PscDescriptorSet  *self,
+                                GError           **error)
+{
+  PscDescriptorWriter *w;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!psc_descriptor_set_check_fresh (self, error))
+    return NULL;
+  w = g_new0 (PscDescriptorWriter, 1);
+  w->set = psc_descriptor_set_ref (self);
+  w->staged = g_array_new (FALSE, TRUE, sizeof (PscStagedWrite));
+  g_array_set_clear_func (w->staged, (GDestroyNotify) psc_staged_write_clear);
+  psc_descriptor_plan_init (&w->plan);
+  return w;
+}
+
+static PscStagedWrite *
+stage (PscDescriptorWriter *self, guint32 binding, guint32 array_element, PscSlotKind kind)
+{
+  PscStagedWrite w = { .binding = binding, .array_element = array_element, .kind = kind };
+
+  g_array_append_val (self->staged, w);
+  return &g_array_index (self->staged, PscStagedWrite, self->staged->len - 1);
+}
+
+/**
+ * psc_descriptor_writer_write_buffer: (skip)
+ * @self: a writer
+ * @binding: a uniform or storage buffer binding (dynamic or not)
+ * @array_element: the element
+ * @buffer: the buffer (a reference is staged)
+ * @offset: the descriptor's base offset
+ * @range: its range, or `VK_WHOLE_SIZE`
+ *
+ * Stages a buffer descriptor. Checked at commit.
+ *
+ * Since: 0.3
+ */
+void
+psc_descriptor_writer_write_buffer (PscDescriptorWriter *self,
+                                    guint32              binding,
+                                    guint32              array_element,
+                                    PscBuffer           *buffer,
+                                    VkDeviceSize         offset,
+                                    VkDeviceSize         range)
+{
+  PscStagedWrite *w;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (buffer != NULL);
+  w = stage (self, binding, array_element, PSC_SLOT_BUFFER);
+  w->buffer = psc_buffer_ref (buffer);
+  w->offset = offset;
+  w->range = range;
+}
+
+/**
+ * psc_descriptor_writer_write_image: (skip)
+ * @self: a writer
+ * @binding: a sampled image, storage image or combined image sampler
+ *   binding
+ * @array_element: the element
+ * @view: the image view (a reference is staged)
+ * @layout: the image's layout when the shader uses it
+ * @sampler: (nullable): the sampler of a combined image sampler (%NULL
+ *   for the other two types)
+ *
+ * Stages an image descriptor. Checked at commit.
+ *
+ * Since: 0.3
+ */
+void
+psc_descriptor_writer_write_image (PscDescriptorWriter *self,
+                                   guint32              binding,
+                                   guint32              array_element,
+                                   PscImageView        *view,
+                                   VkImageLayout        layout,
+                                   PscSampler          *sampler)
+{
+  PscStagedWrite *w;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (view != NULL);
+  w = stage (self, binding, array_element, PSC_SLOT_IMAGE);
+  w->view = psc_image_view_ref (view);
+  w->layout = layout;
+  w->sampler = sampler != NULL ? psc_sampler_ref (sampler) : NULL;
+}
+
+/**
+ * psc_descriptor_writer_write_sampler: (skip)
+ * @self: a writer
+ * @binding: a sampler binding
+ * @array_element: the element
+ * @sampler: the sampler (a reference is staged)
+ *
+ * Stages a sampler descriptor. Checked at commit.
+ *
+ * Since: 0.3
+ */
+void
+psc_descriptor_writer_write_sampler (PscDescriptorWriter *self,
+                                     guint32              binding,
+                                     guint32              array_element,
+                                     PscSampler          *sampler)
+{
+  PscStagedWrite *w;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (sampler != NULL);
+  w = stage (self, binding, array_element, PSC_SLOT_SAMPLER);
+  w->sampler = psc_sampler_ref (sampler);
+}
+
+/**
+ * psc_descriptor_writer_write_texel_buffer: (skip)
+ * @self: a writer
+ * @binding: a uniform or storage texel buffer binding
+ * @array_element: the element
+ * @view: the buffer view (a reference is staged)
+ *
+ * Stages a texel-buffer descriptor. Checked at commit.
+ *
+ * Since: 0.3
+ */
+void
+psc_descriptor_writer_write_texel_buffer (PscDescriptorWriter *self,
+                                          guint32              binding,
+                                          guint32              array_element,
+                                          PscBufferView       *view)
+{
+  PscStagedWrite *w;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (view != NULL);
+  w = stage (self, binding, array_element, PSC_SLOT_TEXEL_BUFFER);
+  w->buffer_view = psc_buffer_view_ref (view);
+}
+
+/**
+ * psc_descriptor_writer_clear: (skip)
+ * @self: a writer
+ * @binding: a `PARTIALLY_BOUND` binding
+ * @array_element: the element
+ *
+ * Stages emptying a slot: its entry is released at commit (no Vulkan
+ * write: a partially bound descriptor the shaders do not use may hold
+ * anything). Only `PARTIALLY_BOUND` bindings may have empty slots; checked
+ * at commit.
+ *
+ * Since: 0.3
+ */
+void
+psc_descriptor_writer_clear (PscDescriptorWriter *self,
+                             guint32              binding,
+                             guint32              array_element)
+{
+  g_return_if_fail (self != NULL);
+  stage (self, binding, array_element, PSC_SLOT_EMPTY);
+}
+
+/**
+ * psc_descriptor_writer_get_n_staged: (skip)
+ * @self: a writer
+ *
+ * Counts the staged writes.
+ *
+ * Returns: how many writes wait for the next commit
+ *
+ * Since: 0.3
+ */
+guint
+psc_descriptor_writer_get_n_staged (PscDescriptorWriter *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->staged->len;
+}
+
+/* The planned slots take the winning writes' references. */
+static void
+swap_owners (PscDescriptorWriter *self)
+{
+  PscDescriptorSet *set = self->set;
+  GArray *slots = self->plan.slots;
+
+  for (guint k = 0; k < slots->len; k++)
+    {
+      const PscPlannedSlot *p = &g_array_index (slots, PscPlannedSlot, k);
+      PscStagedWrite *w = &g_array_index (self->staged, PscStagedWrite, p->write);
+      PscDescriptorEntry *e = &set->slots[p->slot];
+      const PscBindingFacts *b = psc_descriptor_layout_find (set->layout, w->binding);
+
+      psc_descriptor_entry_clear (e);
+      if (w->kind == PSC_SLOT_EMPTY)
+        continue;
+      e->kind = w->kind;
+      e->type = b->type;
+      e->buffer = g_steal_pointer (&w->buffer);
+      e->offset = w->offset;
+      e->range = p->range;
+      e->view = g_steal_pointer (&w->view);
+      e->layout = w->layout;
+      e->sampler = g_steal_pointer (&w->sampler);
+      e->buffer_view = g_steal_pointer (&w->buffer_view);
+    }
+  set->required_empty = (guint32) ((gint64) set->required_empty + self->plan.required_empty_delta);
+}
+
+/**
+ * psc_descriptor_writer_commit: (skip)
+ * @self: a writer
+ * @error: return location for a #GError
+ *
+ * Validates every staged write with the shared write plan, then updates
+ * the set (`vkUpdateDescriptorSets`) and only then swaps the retained
+ * owners; a write later in the batch wins over an earlier one for the same
+ * slot. The plan checks, with the failing `writes[i]` and field named:
+ *
+ * - the set is not stale (%PSC_DESCRIPTOR_ERROR_STALE_SET);
+ * - the binding is in the layout and the element within its count (a
+ *   variable binding's allocated count);
+ * - what is written fits the binding's type: a buffer for (dynamic)
+ *   uniform and storage buffers, an image view for sampled and storage
+ *   images and combined image samplers (with a sampler exactly for the
+ *   latter), a sampler, a buffer view for texel buffers;
+ * - the resource belongs to the set's device and is not invalidated
+ *   (%PSC_DESCRIPTOR_ERROR_INVALIDATED; a buffer view's buffer too);
+ * - buffers: the offset lies in the buffer and is a multiple of
+ *   `minUniformBufferOffsetAlignment` or `minStorageBufferOffsetAlignment`,
+ *   offset + range fits its size (`VK_WHOLE_SIZE` is the rest of it; the
+ *   entry keeps the resolved range), the range is at most
+ *   `maxUniformBufferRange` / `maxStorageBufferRange`;
+ * - images: no view of a swapchain image
+ *   (%PSC_DESCRIPTOR_ERROR_SWAPCHAIN_IMAGE); storage images in
+ *   `VK_IMAGE_LAYOUT_GENERAL`, the others in a layout shaders may sample
+ *   in (`SHADER_READ_ONLY_OPTIMAL`, `GENERAL`, the read-only depth/stencil
+ *   ones, `READ_ONLY_OPTIMAL`);
+ * - completeness: after the writes, no slot of a binding that is not
+ *   `PARTIALLY_BOUND` is empty, and only those bindings may be cleared
+ *   (%PSC_DESCRIPTOR_ERROR_INCOMPLETE). The first commit of a set
+ *   therefore fills every required slot.
+ *
+ * On any failure nothing is written and the set's entries are as before.
+ * Either way the staged writes are consumed. The caller synchronizes the
+ * update with the GPU as Vulkan requires (a set in use by a pending
+ * command buffer is updated only with `UPDATE_AFTER_BIND` or
+ * `UPDATE_UNUSED_WHILE_PENDING` rules), and must not let the owners
+ * replaced here go while the GPU may still read the previous descriptors.
+ *
+ * Returns: %TRUE if the writes were applied, %FALSE with @error set
+ *
+ * Since: 0.3
+ */
+gboolean
+psc_descriptor_writer_commit (PscDescriptorWriter  *self,
+                              GError              **error)
+{
+  PscDescriptorSet *set;
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  set = self->set;
+  ok = psc_descriptor_set_check_fresh (set, error) &&
+       psc_descriptor_plan_build (&self->plan, set, (const PscStagedWrite *) self->staged->data,
+                                  self->staged->len, error);
+  if (ok)
+    {
+      if (self->plan.writes->len > 0)
+        set->pool->vk.UpdateDescriptorSets (set->pool->vk.device, self->plan.writes->len,
+                                            (const VkWriteDescriptorSet *) self->plan.writes->data,
+                                            0, NULL);
+      swap_owners (self);
+    }
+  g_array_set_size (self->staged, 0);
+  return ok;
+}
+
+/**
+ * psc_descriptor_writer_free: (skip)
+ * @self: (transfer full) (nullable): a writer
+ *
+ * Frees the writer and what it staged (uncommitted writes are dropped).
+ *
+ * Since: 0.3
+ */
+void
+psc_descriptor_writer_free (PscDescriptorWriter *self)
+{
+  if (self == NULL)
+    return;
+  g_array_unref (self->staged);
+  psc_descriptor_plan_clear (&self->plan);
+  psc_descriptor_set_unref (self->set);
+  g_free (self);
+}

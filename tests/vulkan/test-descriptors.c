@@ -1,0 +1,1150 @@
+/* test-descriptors.c: managed descriptor sets (seed 001's task lists) on a
+ * real driver with the validation layer (lavapipe in CI; the NVIDIA H200
+ * for the descriptor-indexing cases lavapipe cannot have).
+ *
+ *   - layouts: binding lookup and facts; unsupported types and immutable
+ *     samplers refused; malformed flags refused;
+ *   - enabled, not supported, features: a device created without
+ *     descriptor indexing refuses every indexing flag and the
+ *     update-after-bind pool, whatever the GPU supports (the message names
+ *     the feature); with it (where the GPU has it) partially bound,
+ *     variable-count and update-after-bind sets work;
+ *   - writes: the binding map retains its owners after the caller drops
+ *     them; range/type/count/layout validation with the field path; array
+ *     element replacement and later-wins; dynamic bindings' facts; sampler
+ *     and texel-buffer owners; swapchain views refused for every image
+ *     kind; invalidated resources refused; an invalid batch leaves every
+ *     entry as it was; completeness and partial binding;
+ *   - generations: after a successful reset a surviving set is stale for
+ *     its handle, entries, writers (new and existing) and untracked writes;
+ *     a failed reset (fault-injected) keeps the generation; destruction
+ *     makes sets stale and allocation closed; a full pool is a capacity
+ *     error;
+ *   - the untracked routes: raw sets, raw writes (slots untracked, owners
+ *     released);
+ *   - the validation layer stays silent throughout.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "harness.h"
+#include "psc-test-hooks.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------------------
+ * Resources on the test's device
+ */
+typedef struct {
+  PscDevice *psc;
+  VkDevice device;
+  VkPhysicalDevice physical;
+  PscCache *cache;
+  GPtrArray *memories;          /* VkDeviceMemory to free at the end */
+  GPtrArray *images;            /* VkImage */
+} Env;
+
+static guint32
+memory_type (Env *e, guint32 bits)
+{
+  VkPhysicalDeviceMemoryProperties mp;
+
+  vkGetPhysicalDeviceMemoryProperties (e->physical, &mp);
+  for (guint32 i = 0; i < mp.memoryTypeCount; i++)
+    if (bits & (1u << i))
+      return i;
+  g_assert_not_reached ();
+}
+
+static VkDeviceMemory
+bind_memory (Env *e, VkMemoryRequirements *req)
+{
+  VkMemoryAllocateInfo ai = {
+    .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+    .allocationSize = req->size,
+    .memoryTypeIndex = memory_type (e, req->memoryTypeBits),
+  };
+  VkDeviceMemory m;
+
+  g_assert_cmpint (vkAllocateMemory (e->device, &ai, NULL, &m), ==, VK_SUCCESS);
+  g_ptr_array_add (e->memories, m);
+  return m;
+}
+
+/* An owned buffer wrapper (the wrapper destroys the VkBuffer). */
+static PscBuffer *
+new_buffer (Env *e, VkDeviceSize size)
+{
+  g_autoptr(GError) error = NULL;
+  VkBufferCreateInfo bi = {
+    .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+    .size = size,
+    .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+             VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT,
+  };
+  VkMemoryRequirements req;
+  VkBuffer b;
+  PscBuffer *buffer;
+
+  g_assert_cmpint (vkCreateBuffer (e->device, &bi, NULL, &b), ==, VK_SUCCESS);
+  vkGetBufferMemoryRequirements (e->device, b, &req);
+  g_assert_cmpint (vkBindBufferMemory (e->device, b, bind_memory (e, &req), 0), ==, VK_SUCCESS);
+  buffer = psc_buffer_new (e->psc, b, size, PSC_RESOURCE_FLAGS_OWNED, &error);
+  g_assert_no_error (error);
+  return buffer;
+}
+
+/* An owned view of a new 8x8 RGBA8 image (sampled and storage). */
+static PscImageView *
+new_view (Env *e, PscResourceFlags extra)
+{
+  g_autoptr(GError) error = NULL;
+  VkImageCreateInfo ii = {
+    .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+    .imageType = VK_IMAGE_TYPE_2D,
+    .format = VK_FORMAT_R8G8B8A8_UNORM,
+    .extent = { 8, 8, 1 },
+    .mipLevels = 1,
+    .arrayLayers = 1,
+    .samples = VK_SAMPLE_COUNT_1_BIT,
+    .tiling = VK_IMAGE_TILING_OPTIMAL,
+    .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT,
+  };
+  VkImageSubresourceRange range = { VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS,
+                                    0, VK_REMAINING_ARRAY_LAYERS };
+  VkImageViewCreateInfo vi = {
+    .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+    .viewType = VK_IMAGE_VIEW_TYPE_2D,
+    .format = VK_FORMAT_R8G8B8A8_UNORM,
+    .subresourceRange = range,
+  };
+  VkMemoryRequirements req;
+  VkImage image;
+  VkImageView view;
+  PscImageView *wrapper;
+  VkImageSubresourceRange normalized;
+
+  g_assert_cmpint (vkCreateImage (e->device, &ii, NULL, &image), ==, VK_SUCCESS);
+  vkGetImageMemoryRequirements (e->device, image, &req);
+  g_assert_cmpint (vkBindImageMemory (e->device, image, bind_memory (e, &req), 0), ==, VK_SUCCESS);
+  g_ptr_array_add (e->images, image);
+  vi.image = image;
+  g_assert_cmpint (vkCreateImageView (e->device, &vi, NULL, &view), ==, VK_SUCCESS);
+  wrapper = psc_image_view_new (e->psc, view, image, &range, 1, 1,
+                                PSC_RESOURCE_FLAGS_OWNED | extra, &error);
+  g_assert_no_error (error);
+  /* The range is kept normalized. */
+  psc_image_view_get_range (wrapper, &normalized);
+  g_assert_cmpuint (normalized.levelCount, ==, 1);
+  g_assert_cmpuint (normalized.layerCount, ==, 1);
+  return wrapper;
+}
+
+static PscSampler *
+new_sampler (Env *e)
+{
+  g_autoptr(GError) error = NULL;
+  VkSamplerCreateInfo si = {
+    .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+    .magFilter = VK_FILTER_LINEAR,
+    .minFilter = VK_FILTER_LINEAR,
+    .maxLod = 1.0f,
+  };
+  VkSampler s;
+  PscSampler *sampler;
+
+  g_assert_cmpint (vkCreateSampler (e->device, &si, NULL, &s), ==, VK_SUCCESS);
+  sampler = psc_sampler_new (e->psc, s, PSC_RESOURCE_FLAGS_OWNED, &error);
+  g_assert_no_error (error);
+  return sampler;
+}
+
+static PscBufferView *
+new_texel_view (Env *e, PscBuffer *buffer)
+{
+  g_autoptr(GError) error = NULL;
+  VkBufferViewCreateInfo bvi = {
+    .sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
+    .buffer = psc_buffer_get_handle (buffer),
+    .format = VK_FORMAT_R32_SFLOAT,
+    .offset = 0,
+    .range = VK_WHOLE_SIZE,
+  };
+  VkBufferView v;
+  PscBufferView *view;
+
+  g_assert_cmpint (vkCreateBufferView (e->device, &bvi, NULL, &v), ==, VK_SUCCESS);
+  view = psc_buffer_view_new (buffer, v, VK_FORMAT_R32_SFLOAT, 0, VK_WHOLE_SIZE,
+                              PSC_RESOURCE_FLAGS_OWNED, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (psc_buffer_view_get_range (view), ==, psc_buffer_get_size (buffer));
+  return view;
+}
+
+/* A headless device with validation (and @flags), a cache on it. */
+static void
+env_init (Env *e, PscDeviceFlags flags)
+{
+  g_autoptr(GError) error = NULL;
+
+  memset (e, 0, sizeof *e);
+  e->psc = psc_device_new_headless (PSC_DEVICE_FLAGS_VALIDATION | flags, &error);
+  g_assert_no_error (error);
+  e->device = psc_device_get_info (e->psc)->device;
+  e->physical = psc_device_get_info (e->psc)->physical_device;
+  e->cache = psc_cache_new (e->psc, PSC_BACKEND_AUTO, PSC_CACHE_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  e->memories = g_ptr_array_new ();
+  e->images = g_ptr_array_new ();
+}
+
+/* Everything the test made is gone before this (wrappers, sets, pools). */
+static void
+env_finish (Env *e)
+{
+  vkDeviceWaitIdle (e->device);
+  psc_cache_close (e->cache, 0);
+  g_clear_object (&e->cache);
+  for (guint i = 0; i < e->images->len; i++)
+    vkDestroyImage (e->device, e->images->pdata[i], NULL);
+  for (guint i = 0; i < e->memories->len; i++)
+    vkFreeMemory (e->device, e->memories->pdata[i], NULL);
+  g_ptr_array_unref (e->images);
+  g_ptr_array_unref (e->memories);
+  g_assert_cmpuint (psc_device_get_validation_error_count (e->psc), ==, 0);
+  g_clear_object (&e->psc);
+}
+
+#define assert_clean(e) g_assert_cmpuint (psc_device_get_validation_error_count ((e)->psc), ==, 0)
+
+static PscDescriptorPool *
+new_pool (Env *e, guint32 max_sets, VkDescriptorPoolCreateFlags flags)
+{
+  g_autoptr(GError) error = NULL;
+  VkDescriptorPoolSize sizes[] = {
+    { VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 64 }, { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64 },
+    { VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 16 }, { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 16 },
+    { VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 64 }, { VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 64 },
+    { VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 64 }, { VK_DESCRIPTOR_TYPE_SAMPLER, 64 },
+    { VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 64 }, { VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 64 },
+  };
+  VkDescriptorPoolCreateInfo pi = {
+    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+    .flags = flags,
+    .maxSets = max_sets,
+    .poolSizeCount = G_N_ELEMENTS (sizes),
+    .pPoolSizes = sizes,
+  };
+  PscDescriptorPool *pool = psc_descriptor_pool_new (e->psc, &pi, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (psc_descriptor_pool_get_generation (pool), ==, 1);
+  return pool;
+}
+
+/* Every supported type, bindings given out of order:
+ *   0 uniform buffer x4, 1 storage buffer, 2 uniform buffer dynamic,
+ *   3 storage buffer dynamic, 4 sampled image, 5 storage image,
+ *   6 combined image sampler, 7 sampler, 8 uniform texel, 9 storage texel. */
+static const VkDescriptorSetLayoutBinding all_bindings[] = {
+  { 5, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+  { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4, VK_SHADER_STAGE_ALL, NULL },
+  { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+  { 2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, NULL },
+  { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+  { 4, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
+  { 6, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
+  { 7, VK_DESCRIPTOR_TYPE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
+  { 8, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+  { 9, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+};
+
+static PscDescriptorLayout *
+new_layout (Env *e, const VkDescriptorSetLayoutBinding *b, guint n, const void *next,
+            VkDescriptorSetLayoutCreateFlags flags, GError **error)
+{
+  VkDescriptorSetLayoutCreateInfo li = {
+    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+    .pNext = next,
+    .flags = flags,
+    .bindingCount = n,
+    .pBindings = b,
+  };
+  return psc_descriptor_layout_new (e->cache, &li, error);
+}
+
+/* The resources a full write of all_bindings uses. */
+typedef struct {
+  PscBuffer *ubo, *ssbo, *texel_buffer;
+  PscImageView *view;
+  PscSampler *sampler;
+  PscBufferView *utexel, *stexel;
+} Resources;
+
+static void
+resources_init (Env *e, Resources *r)
+{
+  r->ubo = new_buffer (e, 4096);
+  r->ssbo = new_buffer (e, 4096);
+  r->texel_buffer = new_buffer (e, 1024);
+  r->view = new_view (e, 0);
+  r->sampler = new_sampler (e);
+  r->utexel = new_texel_view (e, r->texel_buffer);
+  r->stexel = new_texel_view (e, r->texel_buffer);
+}
+
+static void
+resources_clear (Resources *r)
+{
+  g_clear_pointer (&r->ubo, psc_buffer_unref);
+  g_clear_pointer (&r->ssbo, psc_buffer_unref);
+  g_clear_pointer (&r->texel_buffer, psc_buffer_unref);
+  g_clear_pointer (&r->view, psc_image_view_unref);
+  g_clear_pointer (&r->sampler, psc_sampler_unref);
+  g_clear_pointer (&r->utexel, psc_buffer_view_unref);
+  g_clear_pointer (&r->stexel, psc_buffer_view_unref);
+}
+
+static void
+stage_all (PscDescriptorWriter *w, const Resources *r)
+{
+  for (guint32 i = 0; i < 4; i++)
+    psc_descriptor_writer_write_buffer (w, 0, i, r->ubo, 256 * i, 256);
+  psc_descriptor_writer_write_buffer (w, 1, 0, r->ssbo, 0, VK_WHOLE_SIZE);
+  psc_descriptor_writer_write_buffer (w, 2, 0, r->ubo, 1024, 128);
+  psc_descriptor_writer_write_buffer (w, 3, 0, r->ssbo, 2048, 512);
+  psc_descriptor_writer_write_image (w, 4, 0, r->view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, NULL);
+  psc_descriptor_writer_write_image (w, 5, 0, r->view, VK_IMAGE_LAYOUT_GENERAL, NULL);
+  psc_descriptor_writer_write_image (w, 6, 0, r->view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, r->sampler);
+  psc_descriptor_writer_write_sampler (w, 7, 0, r->sampler);
+  psc_descriptor_writer_write_texel_buffer (w, 8, 0, r->utexel);
+  psc_descriptor_writer_write_texel_buffer (w, 9, 0, r->stexel);
+}
+
+static PscDescriptorSet *
+full_set (Env *e, PscDescriptorPool *pool, PscDescriptorLayout *layout, const Resources *r)
+{
+  g_autoptr(GError) error = NULL;
+  PscDescriptorSet *set = psc_descriptor_pool_allocate_managed (pool, layout, 0, &error);
+  g_autoptr(PscDescriptorWriter) w = NULL;
+
+  g_assert_no_error (error);
+  w = psc_descriptor_set_begin_write (set, &error);
+  g_assert_no_error (error);
+  stage_all (w, r);
+  g_assert_cmpuint (psc_descriptor_writer_get_n_staged (w), ==, 13);
+  g_assert_true (psc_descriptor_writer_commit (w, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (psc_descriptor_writer_get_n_staged (w), ==, 0);
+  assert_clean (e);
+  return set;
+}
+
+static const PscDescriptorEntry *
+entry (PscDescriptorSet *set, guint32 binding, guint32 element)
+{
+  g_autoptr(GError) error = NULL;
+  const PscDescriptorEntry *en = psc_descriptor_set_get_entry (set, binding, element, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (en);
+  return en;
+}
+
+/* A one-write batch on @set must fail with (@domain, @code) and a message
+ * holding @fragment. */
+#define assert_write_fails(set, domain, code, fragment, ...) G_STMT_START {     \
+    g_autoptr(GError) _err = NULL;                                            \
+    g_autoptr(PscDescriptorWriter) _w = psc_descriptor_set_begin_write ((set), &_err); \
+    g_assert_no_error (_err);                                                 \
+    __VA_ARGS__;                                                              \
+    g_assert_false (psc_descriptor_writer_commit (_w, &_err));                \
+    g_assert_error (_err, (domain), (code));                                  \
+    if (strstr (_err->message, (fragment)) == NULL)                           \
+      g_error ("'%s' does not name '%s'", _err->message, (fragment));         \
+    g_test_message ("refused: %s", _err->message);                            \
+  } G_STMT_END
+
+/* ------------------------------------------------------------------------
+ * Layouts
+ */
+
+static void
+test_layout_facts (void)
+{
+  Env e;
+  g_autoptr(GError) error = NULL;
+  VkDescriptorType type;
+  guint32 count;
+  VkShaderStageFlags stages;
+  VkDescriptorBindingFlags flags;
+
+  env_init (&e, PSC_DEVICE_FLAGS_NONE);
+  {
+    g_autoptr(PscDescriptorLayout) layout = new_layout (&e, all_bindings, G_N_ELEMENTS (all_bindings),
+                                                        NULL, 0, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (psc_descriptor_layout_get_n_bindings (layout), ==, 10);
+    g_assert_true (psc_descriptor_layout_get_handle (layout) != VK_NULL_HANDLE);
+    /* The same layout from the cache: one handle. */
+    g_autoptr(PscDescriptorLayout) again = new_layout (&e, all_bindings, G_N_ELEMENTS (all_bindings),
+                                                       NULL, 0, &error);
+    g_assert_no_error (error);
+    g_assert_true (psc_descriptor_layout_get_handle (again) == psc_descriptor_layout_get_handle (layout));
+
+    for (guint i = 0; i < G_N_ELEMENTS (all_bindings); i++)
+      {
+        g_assert_true (psc_descriptor_layout_get_binding (layout, all_bindings[i].binding, &type,
+                                                          &count, &stages, &flags));
+        g_assert_cmpint (type, ==, all_bindings[i].descriptorType);
+        g_assert_cmpuint (count, ==, all_bindings[i].descriptorCount);
+        g_assert_cmpuint (stages, ==, all_bindings[i].stageFlags);
+        g_assert_cmpuint (flags, ==, 0);
+      }
+    /* Dynamic binding metadata. */
+    g_assert_true (psc_descriptor_layout_get_binding (layout, 2, &type, NULL, NULL, NULL));
+    g_assert_cmpint (type, ==, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC);
+    g_assert_false (psc_descriptor_layout_get_binding (layout, 10, NULL, NULL, NULL, NULL));
+  }
+  env_finish (&e);
+}
+
+static void
+assert_layout_fails (Env *e, const VkDescriptorSetLayoutBinding *b, guint n, const void *next,
+                     VkDescriptorSetLayoutCreateFlags flags, GQuark domain, int code,
+                     const char *fragment)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PscDescriptorLayout) layout = new_layout (e, b, n, next, flags, &error);
+
+  g_assert_null (layout);
+  g_assert_error (error, domain, code);
+  if (strstr (error->message, fragment) == NULL)
+    g_error ("'%s' does not name '%s'", error->message, fragment);
+  g_test_message ("refused: %s", error->message);
+}
+
+static void
+test_layout_refusals (void)
+{
+  Env e;
+  VkSampler immutable = VK_NULL_HANDLE;
+  g_autoptr(PscSampler) sampler = NULL;
+
+  env_init (&e, PSC_DEVICE_FLAGS_NONE);
+  sampler = new_sampler (&e);
+  immutable = psc_sampler_get_handle (sampler);
+  {
+    const VkDescriptorSetLayoutBinding input[] = {
+      { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
+      { 1, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL },
+    };
+    const VkDescriptorSetLayoutBinding inline_block[] = {
+      { 0, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16, VK_SHADER_STAGE_ALL, NULL },
+    };
+    const VkDescriptorSetLayoutBinding with_immutable[] = {
+      { 0, VK_DESCRIPTOR_TYPE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, &immutable },
+    };
+    const VkDescriptorSetLayoutBinding zero[] = {
+      { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0, VK_SHADER_STAGE_ALL, NULL },
+    };
+    const VkDescriptorSetLayoutBinding twice[] = {
+      { 3, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
+      { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_ALL, NULL },
+    };
+    const VkDescriptorSetLayoutBinding dynamic[] = {
+      { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_ALL, NULL },
+      { 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 4, VK_SHADER_STAGE_ALL, NULL },
+    };
+    VkDescriptorBindingFlags uab_dynamic[] = { VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT, 0 };
+    VkDescriptorBindingFlags variable_low[] = { VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT, 0 };
+    VkDescriptorBindingFlags unknown[] = { 1u << 20, 0 };
+    VkDescriptorSetLayoutBindingFlagsCreateInfo bf = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO,
+      .bindingCount = 2,
+    };
+
+    assert_layout_fails (&e, input, 2, NULL, 0, PSC_ERROR, PSC_ERROR_UNSUPPORTED, "pBindings[1].descriptorType");
+    assert_layout_fails (&e, inline_block, 1, NULL, 0, PSC_ERROR, PSC_ERROR_UNSUPPORTED, "pBindings[0].descriptorType");
+    assert_layout_fails (&e, with_immutable, 1, NULL, 0, PSC_ERROR, PSC_ERROR_UNSUPPORTED, "pImmutableSamplers");
+    assert_layout_fails (&e, zero, 1, NULL, 0, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "descriptorCount");
+    assert_layout_fails (&e, twice, 2, NULL, 0, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "binding 3 appears twice");
+    assert_layout_fails (&e, dynamic, 2, NULL, VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+                         PSC_ERROR, PSC_ERROR_UNSUPPORTED, "flags");
+    bf.pBindingFlags = uab_dynamic;
+    assert_layout_fails (&e, dynamic, 2, &bf, VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT,
+                         PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "dynamic buffer");
+    bf.pBindingFlags = variable_low;
+    assert_layout_fails (&e, dynamic, 2, &bf, 0, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                         "highest binding number (1)");
+    bf.pBindingFlags = unknown;
+    assert_layout_fails (&e, dynamic, 2, &bf, 0, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "unknown");
+    bf.bindingCount = 1;
+    assert_layout_fails (&e, dynamic, 2, &bf, 0, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "bindingCount 1");
+  }
+  g_clear_pointer (&sampler, psc_sampler_unref);
+  assert_clean (&e);
+  env_finish (&e);
+}
+
+/* ------------------------------------------------------------------------
+ * Enabled features
+ */
+
+static const char *const indexing_features[] = {
+  "descriptorBindingPartiallyBound",
+  "descriptorBindingVariableDescriptorCount",
+  "runtimeDescriptorArray",
+  "descriptorBindingUpdateUnusedWhilePending",
+  "descriptorBindingSampledImageUpdateAfterBind",
+  "descriptorBindingStorageBufferUpdateAfterBind",
+};
+
+/* What the physical device supports (not what a device enabled). */
+static gboolean
+supported (VkPhysicalDevice physical, const char *name)
+{
+  VkPhysicalDeviceDescriptorIndexingFeatures di = {
+    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES,
+  };
+  VkPhysicalDeviceFeatures2 f = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &di };
+
+  vkGetPhysicalDeviceFeatures2 (physical, &f);
+  if (strcmp (name, "descriptorBindingPartiallyBound") == 0)
+    return di.descriptorBindingPartiallyBound;
+  if (strcmp (name, "descriptorBindingVariableDescriptorCount") == 0)
+    return di.descriptorBindingVariableDescriptorCount;
+  if (strcmp (name, "runtimeDescriptorArray") == 0)
+    return di.runtimeDescriptorArray;
+  if (strcmp (name, "descriptorBindingUpdateUnusedWhilePending") == 0)
+    return di.descriptorBindingUpdateUnusedWhilePending;
+  if (strcmp (name, "descriptorBindingSampledImageUpdateAfterBind") == 0)
+    return di.descriptorBindingSampledImageUpdateAfterBind;
+  if (strcmp (name, "descriptorBindingStorageBufferUpdateAfterBind") == 0)
+    return di.descriptorBindingStorageBufferUpdateAfterBind;
+  g_assert_not_reached ();
+}
+
+static const VkDescriptorSetLayoutBinding indexed_bindings[] = {
+  { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+  { 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 8, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+};
+
+static void
+bindings_flags (VkDescriptorSetLayoutBindingFlagsCreateInfo *bf, VkDescriptorBindingFlags *flags,
+                VkDescriptorBindingFlags f0, VkDescriptorBindingFlags f1)
+{
+  flags[0] = f0;
+  flags[1] = f1;
+  *bf = (VkDescriptorSetLayoutBindingFlagsCreateInfo) {
+    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO,
+    .bindingCount = 2,
+    .pBindingFlags = flags,
+  };
+}
+
+/* Every indexing use on a device created without descriptor indexing is
+ * refused, naming the feature: whether or not the GPU supports it. */
+static void
+test_features_not_enabled (void)
+{
+  Env e;
+  VkDescriptorSetLayoutBindingFlagsCreateInfo bf;
+  VkDescriptorBindingFlags flags[2];
+  guint n_supported = 0;
+
+  env_init (&e, PSC_DEVICE_FLAGS_NO_DESCRIPTOR_INDEXING);
+  g_assert_false (psc_device_get_descriptor_indexing (e.psc));
+  for (guint i = 0; i < G_N_ELEMENTS (indexing_features); i++)
+    {
+      gboolean sup = supported (e.physical, indexing_features[i]);
+
+      g_assert_false (psc_device_get_enabled_feature (e.psc, indexing_features[i]));
+      n_supported += sup;
+      g_test_message ("%s: %s by the GPU, not enabled", indexing_features[i],
+                      sup ? "supported" : "not supported");
+    }
+  if (g_getenv ("PSC_TEST_REQUIRE_DESCRIPTOR_INDEXING") != NULL)
+    g_assert_cmpuint (n_supported, ==, G_N_ELEMENTS (indexing_features));
+
+  bindings_flags (&bf, flags, 0, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT);
+  assert_layout_fails (&e, indexed_bindings, 2, &bf, 0, PSC_DESCRIPTOR_ERROR,
+                       PSC_DESCRIPTOR_ERROR_FEATURE_NOT_ENABLED, "descriptorBindingPartiallyBound");
+  bindings_flags (&bf, flags, 0, VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT);
+  assert_layout_fails (&e, indexed_bindings, 2, &bf, 0, PSC_DESCRIPTOR_ERROR,
+                       PSC_DESCRIPTOR_ERROR_FEATURE_NOT_ENABLED, "descriptorBindingVariableDescriptorCount");
+  bindings_flags (&bf, flags, VK_DESCRIPTOR_BINDING_UPDATE_UNUSED_WHILE_PENDING_BIT, 0);
+  assert_layout_fails (&e, indexed_bindings, 2, &bf, 0, PSC_DESCRIPTOR_ERROR,
+                       PSC_DESCRIPTOR_ERROR_FEATURE_NOT_ENABLED, "descriptorBindingUpdateUnusedWhilePending");
+  bindings_flags (&bf, flags, 0, VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT);
+  assert_layout_fails (&e, indexed_bindings, 2, &bf, VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT,
+                       PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_FEATURE_NOT_ENABLED,
+                       "descriptorBindingSampledImageUpdateAfterBind");
+  bindings_flags (&bf, flags, VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT, 0);
+  assert_layout_fails (&e, indexed_bindings, 2, &bf, VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT,
+                       PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_FEATURE_NOT_ENABLED,
+                       "descriptorBindingStorageBufferUpdateAfterBind");
+  {
+    g_autoptr(GError) error = NULL;
+    VkDescriptorPoolSize size = { VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 8 };
+    VkDescriptorPoolCreateInfo pi = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+      .flags = VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT,
+      .maxSets = 1, .poolSizeCount = 1, .pPoolSizes = &size,
+    };
+    g_autoptr(PscDescriptorPool) pool = psc_descriptor_pool_new (e.psc, &pi, &error);
+    g_assert_null (pool);
+    g_assert_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_FEATURE_NOT_ENABLED);
+  }
+  /* An unknown feature name is a programming error. */
+  if (g_test_undefined ())
+    {
+      g_test_expect_message ("Psc", G_LOG_LEVEL_CRITICAL, "*not a descriptor-indexing feature*");
+      g_assert_false (psc_device_get_enabled_feature (e.psc, "geometryShader"));
+      g_test_assert_expected_messages ();
+    }
+  env_finish (&e);
+}
+
+/* With descriptor indexing enabled (where the GPU has it): partially bound
+ * slots, a variable count and update-after-bind work; without it (lavapipe)
+ * the same requests are the refusals above. */
+static void
+test_features_enabled (void)
+{
+  Env e;
+  g_autoptr(GError) error = NULL;
+  VkDescriptorSetLayoutBindingFlagsCreateInfo bf;
+  VkDescriptorBindingFlags flags[2];
+  gboolean all = TRUE;
+
+  env_init (&e, PSC_DEVICE_FLAGS_NONE);
+  for (guint i = 0; i < G_N_ELEMENTS (indexing_features); i++)
+    {
+      /* The headless device enables what the GPU supports: enabled ==
+       * supported here, and the layer reads the enabled snapshot. */
+      g_assert_cmpint (psc_device_get_enabled_feature (e.psc, indexing_features[i]), ==,
+                       supported (e.physical, indexing_features[i]));
+      all &= psc_device_get_enabled_feature (e.psc, indexing_features[i]);
+    }
+  if (g_getenv ("PSC_TEST_REQUIRE_DESCRIPTOR_INDEXING") != NULL)
+    g_assert_true (all);
+  if (!all)
+    {
+      g_test_message ("%s lacks descriptor indexing: the positive cases are the refusals "
+                      "of /descriptors/features-not-enabled here", psc_device_get_name (e.psc));
+      bindings_flags (&bf, flags, 0, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT);
+      assert_layout_fails (&e, indexed_bindings, 2, &bf, 0, PSC_DESCRIPTOR_ERROR,
+                           PSC_DESCRIPTOR_ERROR_FEATURE_NOT_ENABLED, "descriptorBindingPartiallyBound");
+      env_finish (&e);
+      return;
+    }
+
+  {
+    g_autoptr(PscBuffer) ssbo = new_buffer (&e, 256);
+    g_autoptr(PscImageView) view = new_view (&e, 0);
+    g_autoptr(PscDescriptorPool) pool = new_pool (&e, 8, VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT);
+    g_autoptr(PscDescriptorLayout) partial = NULL, variable = NULL, uab = NULL;
+    g_autoptr(PscDescriptorSet) set = NULL, vset = NULL, uset = NULL;
+    g_autoptr(PscDescriptorWriter) w = NULL;
+
+    /* Partially bound: elements 0 and 5 of 8 only, then 5 emptied. */
+    bindings_flags (&bf, flags, 0, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT);
+    partial = new_layout (&e, indexed_bindings, 2, &bf, 0, &error);
+    g_assert_no_error (error);
+    set = psc_descriptor_pool_allocate_managed (pool, partial, 0, &error);
+    g_assert_no_error (error);
+    w = psc_descriptor_set_begin_write (set, &error);
+    g_assert_no_error (error);
+    psc_descriptor_writer_write_buffer (w, 0, 0, ssbo, 0, VK_WHOLE_SIZE);
+    psc_descriptor_writer_write_image (w, 1, 0, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, NULL);
+    psc_descriptor_writer_write_image (w, 1, 5, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, NULL);
+    g_assert_true (psc_descriptor_writer_commit (w, &error));
+    g_assert_no_error (error);
+    g_assert_false (psc_descriptor_entry_is_filled (entry (set, 1, 3)));
+    g_assert_true (psc_descriptor_entry_is_filled (entry (set, 1, 5)));
+    psc_descriptor_writer_clear (w, 1, 5);
+    g_assert_true (psc_descriptor_writer_commit (w, &error));
+    g_assert_no_error (error);
+    g_assert_false (psc_descriptor_entry_is_filled (entry (set, 1, 5)));
+    g_clear_pointer (&w, psc_descriptor_writer_free);
+
+    /* Variable count: 3 of at most 8. */
+    bindings_flags (&bf, flags, 0, VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT |
+                                   VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT);
+    variable = new_layout (&e, indexed_bindings, 2, &bf, 0, &error);
+    g_assert_no_error (error);
+    g_assert_null (psc_descriptor_pool_allocate_managed (pool, variable, 9, &error));
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    vset = psc_descriptor_pool_allocate_managed (pool, variable, 3, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (psc_descriptor_set_get_variable_count (vset), ==, 3);
+    assert_write_fails (vset, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "writes[1].array_element: 3 >= binding 1's count 3",
+                        psc_descriptor_writer_write_buffer (_w, 0, 0, ssbo, 0, VK_WHOLE_SIZE);
+                        psc_descriptor_writer_write_image (_w, 1, 3, view, VK_IMAGE_LAYOUT_GENERAL, NULL));
+
+    /* Update after bind: the pool flag and the layout flag. */
+    bindings_flags (&bf, flags, VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT,
+                    VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT | VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT);
+    uab = new_layout (&e, indexed_bindings, 2, &bf, VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT,
+                      &error);
+    g_assert_no_error (error);
+    uset = psc_descriptor_pool_allocate_managed (pool, uab, 0, &error);
+    g_assert_no_error (error);
+    w = psc_descriptor_set_begin_write (uset, &error);
+    psc_descriptor_writer_write_buffer (w, 0, 0, ssbo, 0, VK_WHOLE_SIZE);
+    g_assert_true (psc_descriptor_writer_commit (w, &error));
+    g_assert_no_error (error);
+    {
+      g_autoptr(PscDescriptorPool) plain = new_pool (&e, 1, 0);
+      g_assert_null (psc_descriptor_pool_allocate_managed (plain, uab, 0, &error));
+      g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+      g_clear_error (&error);
+    }
+    assert_clean (&e);
+    g_test_message ("%s (driver 0x%x): partially bound, variable count and update-after-bind "
+                    "managed sets work", psc_device_get_name (e.psc), psc_device_get_driver_version (e.psc));
+  }
+  env_finish (&e);
+}
+
+/* ------------------------------------------------------------------------
+ * Writes
+ */
+
+static void
+test_write_entries (void)
+{
+  Env e;
+  Resources r = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  env_init (&e, PSC_DEVICE_FLAGS_NONE);
+  resources_init (&e, &r);
+  {
+    g_autoptr(PscDescriptorLayout) layout = new_layout (&e, all_bindings, G_N_ELEMENTS (all_bindings),
+                                                        NULL, 0, &error);
+    g_autoptr(PscDescriptorPool) pool = new_pool (&e, 4, 0);
+    g_autoptr(PscDescriptorSet) set = full_set (&e, pool, layout, &r);
+    VkBuffer ubo_handle = psc_buffer_get_handle (r.ubo);
+    VkSampler sampler_handle = psc_sampler_get_handle (r.sampler);
+    VkBufferView texel_handle = psc_buffer_view_get_handle (r.utexel);
+    const PscDescriptorEntry *en;
+    VkDescriptorSet handle;
+
+    g_assert_true (psc_descriptor_set_get_handle (set, &handle, &error));
+    g_assert_true (handle != VK_NULL_HANDLE);
+    g_assert_true (psc_descriptor_set_get_layout (set) == layout);
+    g_assert_cmpuint (psc_descriptor_set_get_generation (set), ==, 1);
+
+    /* The caller drops every reference: the set's entries keep them. */
+    resources_clear (&r);
+    for (guint32 i = 0; i < 4; i++)
+      {
+        en = entry (set, 0, i);
+        g_assert_true (psc_descriptor_entry_is_filled (en));
+        g_assert_cmpint (psc_descriptor_entry_get_descriptor_type (en), ==, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
+        g_assert_true (psc_buffer_get_handle (psc_descriptor_entry_get_buffer (en)) == ubo_handle);
+        g_assert_cmpuint (psc_descriptor_entry_get_offset (en), ==, 256 * i);
+        g_assert_cmpuint (psc_descriptor_entry_get_range (en), ==, 256);
+      }
+    /* VK_WHOLE_SIZE kept resolved. */
+    en = entry (set, 1, 0);
+    g_assert_cmpuint (psc_descriptor_entry_get_range (en), ==, 4096);
+    /* Dynamic: the base offset and range. */
+    en = entry (set, 2, 0);
+    g_assert_cmpint (psc_descriptor_entry_get_descriptor_type (en), ==, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC);
+    g_assert_cmpuint (psc_descriptor_entry_get_offset (en), ==, 1024);
+    g_assert_cmpuint (psc_descriptor_entry_get_range (en), ==, 128);
+    en = entry (set, 6, 0);
+    g_assert_nonnull (psc_descriptor_entry_get_image_view (en));
+    g_assert_cmpint (psc_descriptor_entry_get_image_layout (en), ==, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    g_assert_true (psc_sampler_get_handle (psc_descriptor_entry_get_sampler (en)) == sampler_handle);
+    /* Sampler-only: no image. */
+    en = entry (set, 7, 0);
+    g_assert_null (psc_descriptor_entry_get_image_view (en));
+    g_assert_true (psc_sampler_get_handle (psc_descriptor_entry_get_sampler (en)) == sampler_handle);
+    /* Texel buffer: the view, and through it its buffer. */
+    en = entry (set, 8, 0);
+    g_assert_true (psc_buffer_view_get_handle (psc_descriptor_entry_get_buffer_view (en)) == texel_handle);
+    g_assert_cmpuint (psc_buffer_get_size (psc_buffer_view_get_buffer (psc_descriptor_entry_get_buffer_view (en))),
+                      ==, 1024);
+    g_assert_null (psc_descriptor_set_get_entry (set, 0, 4, &error));
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    g_assert_null (psc_descriptor_set_get_entry (set, 11, 0, &error));
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    assert_clean (&e);
+    /* The set is the last owner: releasing it destroys the owned objects
+     * (the layer's leak check at device destruction would see them). */
+  }
+  env_finish (&e);
+}
+
+static void
+test_write_replacement (void)
+{
+  Env e;
+  Resources r = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  env_init (&e, PSC_DEVICE_FLAGS_NONE);
+  resources_init (&e, &r);
+  {
+    g_autoptr(PscDescriptorLayout) layout = new_layout (&e, all_bindings, G_N_ELEMENTS (all_bindings),
+                                                        NULL, 0, &error);
+    g_autoptr(PscDescriptorPool) pool = new_pool (&e, 4, 0);
+    g_autoptr(PscDescriptorSet) set = full_set (&e, pool, layout, &r);
+    g_autoptr(PscBuffer) other = new_buffer (&e, 512);
+    g_autoptr(PscBuffer) third = new_buffer (&e, 512);
+    g_autoptr(PscDescriptorWriter) w = psc_descriptor_set_begin_write (set, &error);
+
+    /* Element 2 replaced; in one batch the later write of element 3 wins. */
+    psc_descriptor_writer_write_buffer (w, 0, 2, other, 0, 256);
+    psc_descriptor_writer_write_buffer (w, 0, 3, other, 256, 256);
+    psc_descriptor_writer_write_buffer (w, 0, 3, third, 0, 128);
+    g_assert_true (psc_descriptor_writer_commit (w, &error));
+    g_assert_no_error (error);
+    g_assert_true (psc_descriptor_entry_get_buffer (entry (set, 0, 0)) == r.ubo);
+    g_assert_true (psc_descriptor_entry_get_buffer (entry (set, 0, 1)) == r.ubo);
+    g_assert_true (psc_descriptor_entry_get_buffer (entry (set, 0, 2)) == other);
+    g_assert_true (psc_descriptor_entry_get_buffer (entry (set, 0, 3)) == third);
+    g_assert_cmpuint (psc_descriptor_entry_get_range (entry (set, 0, 3)), ==, 128);
+    assert_clean (&e);
+  }
+  resources_clear (&r);
+  env_finish (&e);
+}
+
+/* Every refusal of the plan, each with a valid write beside it in the
+ * batch: the batch fails as a whole and every entry stays as it was. */
+static void
+test_write_refusals (void)
+{
+  Env e;
+  Resources r = { 0 };
+  g_autoptr(GError) error = NULL;
+  const VkPhysicalDeviceLimits *limits;
+  VkPhysicalDeviceProperties props;
+
+  env_init (&e, PSC_DEVICE_FLAGS_NONE);
+  vkGetPhysicalDeviceProperties (e.physical, &props);
+  limits = &props.limits;
+  resources_init (&e, &r);
+  {
+    g_autoptr(PscDescriptorLayout) layout = new_layout (&e, all_bindings, G_N_ELEMENTS (all_bindings),
+                                                        NULL, 0, &error);
+    g_autoptr(PscDescriptorPool) pool = new_pool (&e, 4, 0);
+    g_autoptr(PscDescriptorSet) set = full_set (&e, pool, layout, &r);
+    g_autoptr(PscBuffer) other = new_buffer (&e, 512);
+    g_autoptr(PscBuffer) big = new_buffer (&e, (VkDeviceSize) limits->maxUniformBufferRange + 1024);
+    g_autoptr(PscBuffer) dead = new_buffer (&e, 512);
+    g_autoptr(PscImageView) swapchain_view = new_view (&e, PSC_RESOURCE_FLAGS_SWAPCHAIN_IMAGE);
+    g_autoptr(PscSampler) dead_sampler = new_sampler (&e);
+
+    psc_buffer_invalidate (dead);
+    g_assert_true (psc_buffer_is_invalidated (dead));
+    psc_sampler_invalidate (dead_sampler);
+
+#define VALID psc_descriptor_writer_write_buffer (_w, 0, 1, other, 0, 256)
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "writes[1].binding: 12",
+                        VALID; psc_descriptor_writer_write_buffer (_w, 12, 0, other, 0, 16));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "writes[1].array_element: 4 >= binding 0's count 4",
+                        VALID; psc_descriptor_writer_write_buffer (_w, 0, 4, other, 0, 16));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "takes a buffer, not an image view",
+                        VALID; psc_descriptor_writer_write_image (_w, 0, 0, r.view, VK_IMAGE_LAYOUT_GENERAL, NULL));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "takes an image view, not a buffer",
+                        VALID; psc_descriptor_writer_write_buffer (_w, 4, 0, other, 0, 16));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "takes a sampler, not a buffer view",
+                        VALID; psc_descriptor_writer_write_texel_buffer (_w, 7, 0, r.utexel));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "writes[1].offset: 512 >= the buffer's size 512",
+                        VALID; psc_descriptor_writer_write_buffer (_w, 0, 0, other, 512, 16));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "writes[1].range: 300 bytes from offset 256",
+                        VALID; psc_descriptor_writer_write_buffer (_w, 0, 0, other, 256, 300));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "writes[1].range: 0 bytes",
+                        VALID; psc_descriptor_writer_write_buffer (_w, 1, 0, other, 0, 0));
+    /* Overflow of offset + range. */
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "writes[1].range",
+                        VALID; psc_descriptor_writer_write_buffer (_w, 1, 0, other, 256, G_MAXUINT64 - 128));
+    g_assert_cmpuint (limits->minUniformBufferOffsetAlignment, >, 1);
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "minUniformBufferOffsetAlignment",
+                        VALID; psc_descriptor_writer_write_buffer (_w, 0, 0, other, 1, 16));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "maxUniformBufferRange",
+                        VALID; psc_descriptor_writer_write_buffer (_w, 0, 0, big, 0, VK_WHOLE_SIZE));
+    assert_write_fails (set, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_INVALIDATED, "writes[1].buffer",
+                        VALID; psc_descriptor_writer_write_buffer (_w, 1, 0, dead, 0, 16));
+    assert_write_fails (set, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_INVALIDATED, "writes[1].sampler",
+                        VALID; psc_descriptor_writer_write_sampler (_w, 7, 0, dead_sampler));
+    /* A swapchain view, for every managed image kind. */
+    assert_write_fails (set, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_SWAPCHAIN_IMAGE, "swapchain",
+                        VALID; psc_descriptor_writer_write_image (_w, 4, 0, swapchain_view,
+                                                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, NULL));
+    assert_write_fails (set, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_SWAPCHAIN_IMAGE, "swapchain",
+                        VALID; psc_descriptor_writer_write_image (_w, 5, 0, swapchain_view,
+                                                                  VK_IMAGE_LAYOUT_GENERAL, NULL));
+    assert_write_fails (set, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_SWAPCHAIN_IMAGE, "swapchain",
+                        VALID; psc_descriptor_writer_write_image (_w, 6, 0, swapchain_view,
+                                                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, r.sampler));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "needs a sampler",
+                        VALID; psc_descriptor_writer_write_image (_w, 6, 0, r.view,
+                                                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, NULL));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "takes no sampler",
+                        VALID; psc_descriptor_writer_write_image (_w, 4, 0, r.view,
+                                                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, r.sampler));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "VK_IMAGE_LAYOUT_GENERAL",
+                        VALID; psc_descriptor_writer_write_image (_w, 5, 0, r.view,
+                                                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, NULL));
+    assert_write_fails (set, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "sample in",
+                        VALID; psc_descriptor_writer_write_image (_w, 4, 0, r.view,
+                                                                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, NULL));
+    assert_write_fails (set, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_INCOMPLETE, "not PARTIALLY_BOUND",
+                        VALID; psc_descriptor_writer_clear (_w, 0, 2));
+#undef VALID
+
+    /* Nothing of those batches reached the set. */
+    for (guint32 i = 0; i < 4; i++)
+      {
+        g_assert_true (psc_descriptor_entry_get_buffer (entry (set, 0, i)) == r.ubo);
+        g_assert_cmpuint (psc_descriptor_entry_get_offset (entry (set, 0, i)), ==, 256 * i);
+      }
+    g_assert_true (psc_descriptor_entry_get_buffer (entry (set, 1, 0)) == r.ssbo);
+    g_assert_true (psc_descriptor_entry_get_image_view (entry (set, 4, 0)) == r.view);
+    g_assert_true (psc_descriptor_entry_get_sampler (entry (set, 7, 0)) == r.sampler);
+
+    /* Completeness: a fresh set's first commit must fill every slot. */
+    {
+      g_autoptr(PscDescriptorSet) fresh = psc_descriptor_pool_allocate_managed (pool, layout, 0, &error);
+      g_assert_no_error (error);
+      assert_write_fails (fresh, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_INCOMPLETE,
+                          "12 empty slots in bindings that are not PARTIALLY_BOUND, the first binding 0 element 1",
+                          psc_descriptor_writer_write_buffer (_w, 0, 0, other, 0, 256));
+      g_assert_false (psc_descriptor_entry_is_filled (entry (fresh, 0, 0)));
+    }
+    assert_clean (&e);
+  }
+  resources_clear (&r);
+  env_finish (&e);
+}
+
+/* ------------------------------------------------------------------------
+ * Generations, reset, destruction, capacity
+ */
+
+static void
+assert_stale (PscDescriptorSet *set, PscDescriptorWriter *old_writer, PscBuffer *buffer)
+{
+  g_autoptr(GError) error = NULL;
+  VkDescriptorSet handle = (VkDescriptorSet) 1;
+  VkWriteDescriptorSet raw = { .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET };
+
+  g_assert_true (psc_descriptor_set_is_stale (set));
+  g_assert_false (psc_descriptor_set_get_handle (set, &handle, &error));
+  g_assert_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_STALE_SET);
+  g_assert_true (handle == VK_NULL_HANDLE);
+  g_test_message ("stale: %s", error->message);
+  g_clear_error (&error);
+  g_assert_null (psc_descriptor_set_get_entry (set, 0, 0, &error));
+  g_assert_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_STALE_SET);
+  g_clear_error (&error);
+  g_assert_null (psc_descriptor_set_begin_write (set, &error));
+  g_assert_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_STALE_SET);
+  g_clear_error (&error);
+  /* A writer made before the reset: its commit is refused too. */
+  psc_descriptor_writer_write_buffer (old_writer, 0, 0, buffer, 0, 256);
+  g_assert_false (psc_descriptor_writer_commit (old_writer, &error));
+  g_assert_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_STALE_SET);
+  g_clear_error (&error);
+  g_assert_false (psc_descriptor_set_write_raw_untracked (set, 1, &raw, &error));
+  g_assert_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_STALE_SET);
+}
+
+static void
+test_generations (void)
+{
+  Env e;
+  Resources r = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  env_init (&e, PSC_DEVICE_FLAGS_NONE);
+  resources_init (&e, &r);
+  {
+    g_autoptr(PscDescriptorLayout) layout = new_layout (&e, all_bindings, G_N_ELEMENTS (all_bindings),
+                                                        NULL, 0, &error);
+    g_autoptr(PscDescriptorPool) pool = new_pool (&e, 4, 0);
+    g_autoptr(PscDescriptorSet) set = full_set (&e, pool, layout, &r);
+    g_autoptr(PscDescriptorWriter) w = psc_descriptor_set_begin_write (set, &error);
+    g_autoptr(PscDescriptorSet) next = NULL;
+    VkDescriptorSet handle;
+
+    /* A failed reset (fault-injected) changes nothing. */
+    psc_descriptor_pool_fail_next_reset (pool, VK_ERROR_OUT_OF_HOST_MEMORY);
+    g_assert_false (psc_descriptor_pool_reset_unlocked (pool, &error));
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_VULKAN);
+    g_clear_error (&error);
+    g_assert_cmpuint (psc_descriptor_pool_get_generation (pool), ==, 1);
+    g_assert_false (psc_descriptor_set_is_stale (set));
+    g_assert_true (psc_descriptor_set_get_handle (set, &handle, &error));
+    g_assert_no_error (error);
+
+    /* A successful reset: the set survives as a wrapper, and is stale for
+     * every operation that would expose or use its handle. (The test's own
+     * GPU work is none: the external synchronization holds trivially.) */
+    g_assert_true (psc_descriptor_pool_reset_unlocked (pool, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (psc_descriptor_pool_get_generation (pool), ==, 2);
+    assert_stale (set, w, r.ubo);
+
+    /* The pool allocates again, in the new generation. */
+    next = full_set (&e, pool, layout, &r);
+    g_assert_cmpuint (psc_descriptor_set_get_generation (next), ==, 2);
+    g_assert_false (psc_descriptor_set_is_stale (next));
+
+    /* Destruction: stale again, allocation closed. */
+    psc_descriptor_pool_destroy_unlocked (pool);
+    g_assert_cmpuint (psc_descriptor_pool_get_generation (pool), ==, 3);
+    g_assert_true (psc_descriptor_set_is_stale (next));
+    g_assert_null (psc_descriptor_pool_allocate_managed (pool, layout, 0, &error));
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_CLOSED);
+    g_clear_error (&error);
+    g_assert_false (psc_descriptor_pool_reset_unlocked (pool, &error));
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_CLOSED);
+    g_clear_error (&error);
+    psc_descriptor_pool_destroy_unlocked (pool);
+    g_assert_cmpuint (psc_descriptor_pool_get_generation (pool), ==, 3);
+    assert_clean (&e);
+  }
+  resources_clear (&r);
+  env_finish (&e);
+}
+
+static void
+test_capacity_and_untracked (void)
+{
+  Env e;
+  Resources r = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  env_init (&e, PSC_DEVICE_FLAGS_NONE);
+  resources_init (&e, &r);
+  {
+    g_autoptr(PscDescriptorLayout) layout = new_layout (&e, all_bindings, G_N_ELEMENTS (all_bindings),
+                                                        NULL, 0, &error);
+    g_autoptr(PscDescriptorPool) pool = new_pool (&e, 2, 0);
+    g_autoptr(PscDescriptorSet) set = full_set (&e, pool, layout, &r);
+    g_autoptr(PscImageView) swapchain_view = new_view (&e, PSC_RESOURCE_FLAGS_SWAPCHAIN_IMAGE);
+    VkDescriptorSet raw = VK_NULL_HANDLE;
+    VkDescriptorImageInfo ii = { VK_NULL_HANDLE, psc_image_view_get_handle (swapchain_view),
+                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL };
+    VkWriteDescriptorSet w = {
+      .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+      .dstBinding = 4,
+      .descriptorCount = 1,
+      .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+      .pImageInfo = &ii,
+    };
+    VkWriteDescriptorSet out_of_range = w;
+
+    /* A raw set: owns nothing; the pool is then full. */
+    g_assert_true (psc_descriptor_pool_allocate_untracked (pool, psc_descriptor_layout_get_handle (layout),
+                                                           &raw, &error));
+    g_assert_no_error (error);
+    g_assert_true (raw != VK_NULL_HANDLE);
+    g_assert_null (psc_descriptor_pool_allocate_managed (pool, layout, 0, &error));
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_CAPACITY);
+    g_clear_error (&error);
+
+    /* The raw route takes what managed writes refuse; the slot becomes
+     * untracked and releases its owner. */
+    out_of_range.dstBinding = 4;
+    out_of_range.dstArrayElement = 1;
+    g_assert_false (psc_descriptor_set_write_raw_untracked (set, 1, &out_of_range, &error));
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    g_assert_true (psc_descriptor_set_write_raw_untracked (set, 1, &w, &error));
+    g_assert_no_error (error);
+    g_assert_true (psc_descriptor_entry_is_untracked (entry (set, 4, 0)));
+    g_assert_null (psc_descriptor_entry_get_image_view (entry (set, 4, 0)));
+    g_assert_true (psc_descriptor_entry_is_filled (entry (set, 4, 0)));
+    /* An untracked slot counts as filled: managed commits go on. */
+    {
+      g_autoptr(PscDescriptorWriter) wr = psc_descriptor_set_begin_write (set, &error);
+      psc_descriptor_writer_write_buffer (wr, 0, 0, r.ssbo, 0, 256);
+      g_assert_true (psc_descriptor_writer_commit (wr, &error));
+      g_assert_no_error (error);
+    }
+    assert_clean (&e);
+    /* The swapchain "image" outlives the set's use: the caller's duty on
+     * the raw route (here: the test's own image, destroyed at the end). */
+  }
+  resources_clear (&r);
+  env_finish (&e);
+}
+
+static void
+test_wrappers (void)
+{
+  Env e;
+  g_autoptr(GError) error = NULL;
+  VkImageSubresourceRange bad = { VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 0, 1 };
+
+  env_init (&e, PSC_DEVICE_FLAGS_NONE);
+  g_assert_null (psc_buffer_new (e.psc, VK_NULL_HANDLE, 16, 0, &error));
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (psc_buffer_new (e.psc, (VkBuffer) 1, 0, 0, &error));
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (psc_buffer_new (e.psc, (VkBuffer) 1, 16, PSC_RESOURCE_FLAGS_SWAPCHAIN_IMAGE, &error));
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_null (psc_image_view_new (e.psc, (VkImageView) 1, (VkImage) 1, &bad, 1, 1, 0, &error));
+  g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "baseMipLevel"));
+  g_clear_error (&error);
+  {
+    g_autoptr(PscBuffer) b = new_buffer (&e, 256);
+    g_autoptr(PscBufferView) v = NULL;
+    VkBufferView handle = (VkBufferView) 1;
+
+    g_assert_null (psc_buffer_view_new (b, handle, VK_FORMAT_R32_SFLOAT, 256, VK_WHOLE_SIZE, 0, &error));
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    g_assert_null (psc_buffer_view_new (b, handle, VK_FORMAT_R32_SFLOAT, 128, 256, 0, &error));
+    g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    /* Not owned: the wrapper never destroys the (fake) handle. */
+    v = psc_buffer_view_new (b, handle, VK_FORMAT_R32_SFLOAT, 64, VK_WHOLE_SIZE, 0, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (psc_buffer_view_get_offset (v), ==, 64);
+    g_assert_cmpuint (psc_buffer_view_get_range (v), ==, 192);
+    g_assert_true (psc_buffer_view_get_buffer (v) == b);
+    g_assert_false (psc_buffer_view_is_invalidated (v));
+    psc_buffer_view_invalidate (v);
+    psc_buffer_view_invalidate (v);
+    g_assert_true (psc_buffer_view_is_invalidated (v));
+    /* The view's buffer is not invalidated with it. */
+    g_assert_false (psc_buffer_is_invalidated (b));
+  }
+  assert_clean (&e);
+  env_finish (&e);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("VK_DRIVER_FILES") == NULL && g_getenv ("VK_ICD_FILENAMES") == NULL)
+    g_setenv ("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", TRUE);
+  g_test_add_func ("/descriptors/layout-facts", test_layout_facts);
+  g_test_add_func ("/descriptors/layout-refusals", test_layout_refusals);
+  g_test_add_func ("/descriptors/features-not-enabled", test_features_not_enabled);
+  g_test_add_func ("/descriptors/features-enabled", test_features_enabled);
+  g_test_add_func ("/descriptors/wrappers", test_wrappers);
+  g_test_add_func ("/descriptors/write-entries", test_write_entries);
+  g_test_add_func ("/descriptors/write-replacement", test_write_replacement);
+  g_test_add_func ("/descriptors/write-refusals", test_write_refusals);
+  g_test_add_func ("/descriptors/generations", test_generations);
+  g_test_add_func ("/descriptors/capacity-and-untracked", test_capacity_and_untracked);
+  return g_test_run ();
+}
