@@ -137,6 +137,53 @@ typedef struct _PscDescriptorEntry PscDescriptorEntry;
  */
 typedef struct _PscDescriptorWriter PscDescriptorWriter;
 
+/**
+ * PscDynamicOffset:
+ * @set: the set, as an index into the sets given to
+ *   psc_bind_plan_build()
+ * @binding: a dynamic uniform or storage buffer binding of that set
+ * @array_element: its element
+ * @offset: the dynamic offset, in bytes
+ *
+ * One dynamic offset, named by where it applies; psc_bind_plan_build()
+ * puts them in the order `vkCmdBindDescriptorSets` wants.
+ *
+ * Since: 0.3
+ */
+typedef struct {
+  guint32 set;
+  guint32 binding;
+  guint32 array_element;
+  guint32 offset;
+} PscDynamicOffset;
+
+/**
+ * PscBindPlan:
+ *
+ * What one `vkCmdBindDescriptorSets` binds: the sets' handles and their
+ * dynamic offsets in Vulkan's order, validated; and on request the memory
+ * accesses a draw with them performs, per binding (for a render graph).
+ * Reused from draw to draw (no allocation once grown); one thread at a
+ * time; freed with psc_bind_plan_free().
+ *
+ * Since: 0.3
+ */
+typedef struct _PscBindPlan PscBindPlan;
+
+/**
+ * PscDescriptorAccess:
+ *
+ * One memory access a bound descriptor performs: the resource (its
+ * wrapper, and its raw `VkBuffer` or `VkImage` handle for identity when a
+ * graph also knows it by handle), the range, for images the layout and
+ * subresource range, the pipeline stages and the access flags. Read with
+ * the `psc_descriptor_access_*` getters; it belongs to its plan and is
+ * valid until the plan's next build.
+ *
+ * Since: 0.3
+ */
+typedef struct _PscDescriptorAccess PscDescriptorAccess;
+
 G_GNUC_BEGIN_IGNORE_DEPRECATIONS
 
 PSC_AVAILABLE_IN_0_3
@@ -286,8 +333,65 @@ gboolean psc_descriptor_writer_commit (PscDescriptorWriter  *self,
 PSC_AVAILABLE_IN_0_3
 void psc_descriptor_writer_free (PscDescriptorWriter *self);
 
+/* Binding */
+PSC_AVAILABLE_IN_0_3
+PscBindPlan *psc_bind_plan_new (void);
+PSC_AVAILABLE_IN_0_3
+void psc_bind_plan_free (PscBindPlan *self);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_bind_plan_build (PscBindPlan                  *self,
+                              guint                         n_sets,
+                              PscDescriptorSet *const      *sets,
+                              guint                         n_offsets,
+                              const PscDynamicOffset       *offsets,
+                              GError                      **error);
+PSC_AVAILABLE_IN_0_3
+const VkDescriptorSet *psc_bind_plan_get_sets (PscBindPlan *self,
+                                               guint       *n_sets);
+PSC_AVAILABLE_IN_0_3
+const guint32 *psc_bind_plan_get_dynamic_offsets (PscBindPlan *self,
+                                                  guint       *n_offsets);
+PSC_AVAILABLE_IN_0_3
+gboolean psc_bind_plan_collect_accesses (PscBindPlan  *self,
+                                         GError      **error);
+PSC_AVAILABLE_IN_0_3
+guint psc_bind_plan_get_n_accesses (PscBindPlan *self);
+PSC_AVAILABLE_IN_0_3
+const PscDescriptorAccess *psc_bind_plan_get_access (PscBindPlan *self,
+                                                     guint        i);
+
+/* Accesses */
+PSC_AVAILABLE_IN_0_3
+guint psc_descriptor_access_get_set (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+guint32 psc_descriptor_access_get_binding (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+guint32 psc_descriptor_access_get_array_element (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+VkDescriptorType psc_descriptor_access_get_descriptor_type (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+PscBuffer *psc_descriptor_access_get_buffer (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+PscImageView *psc_descriptor_access_get_image_view (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_descriptor_access_get_handle (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_descriptor_access_get_offset (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_descriptor_access_get_range (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+VkImageLayout psc_descriptor_access_get_image_layout (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+void psc_descriptor_access_get_subresource_range (const PscDescriptorAccess *self,
+                                                  VkImageSubresourceRange   *out_range);
+PSC_AVAILABLE_IN_0_3
+VkPipelineStageFlags2 psc_descriptor_access_get_stages (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+VkAccessFlags2 psc_descriptor_access_get_access (const PscDescriptorAccess *self);
+
 G_GNUC_END_IGNORE_DEPRECATIONS
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscBindPlan, psc_bind_plan_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDescriptorLayout, psc_descriptor_layout_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDescriptorPool, psc_descriptor_pool_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDescriptorSet, psc_descriptor_set_unref)

@@ -1130,6 +1130,290 @@ test_wrappers (void)
   env_finish (&e);
 }
 
+/* ------------------------------------------------------------------------
+ * Bind-time data: dynamic offsets and accesses
+ */
+
+/* Set 0: binding 0 uniform dynamic x2, 1 uniform, 3 storage dynamic.
+ * Set 1: binding 2 storage dynamic, 0 uniform dynamic. */
+static const VkDescriptorSetLayoutBinding dyn0_bindings[] = {
+  { 3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+  { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 2, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+  { 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+};
+static const VkDescriptorSetLayoutBinding dyn1_bindings[] = {
+  { 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+  { 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+};
+
+static void
+assert_plan_fails (PscBindPlan *plan, PscDescriptorSet **sets, guint n_sets,
+                   const PscDynamicOffset *offsets, guint n, GQuark domain, int code,
+                   const char *fragment)
+{
+  g_autoptr(GError) error = NULL;
+  guint n_out = 1;
+
+  g_assert_false (psc_bind_plan_build (plan, n_sets, sets, n, offsets, &error));
+  g_assert_error (error, domain, code);
+  if (strstr (error->message, fragment) == NULL)
+    g_error ("'%s' does not name '%s'", error->message, fragment);
+  g_test_message ("refused: %s", error->message);
+  psc_bind_plan_get_sets (plan, &n_out);
+  g_assert_cmpuint (n_out, ==, 0);
+}
+
+static void
+test_dynamic_offsets (void)
+{
+  Env e;
+  g_autoptr(GError) error = NULL;
+
+  env_init (&e, PSC_DEVICE_FLAGS_NONE);
+  {
+    g_autoptr(PscDescriptorLayout) l0 = new_layout (&e, dyn0_bindings, 3, NULL, 0, &error);
+    g_autoptr(PscDescriptorLayout) l1 = new_layout (&e, dyn1_bindings, 2, NULL, 0, &error);
+    g_autoptr(PscDescriptorPool) pool = new_pool (&e, 4, 0);
+    g_autoptr(PscDescriptorSet) s0 = psc_descriptor_pool_allocate_managed (pool, l0, 0, &error);
+    g_autoptr(PscDescriptorSet) s1 = psc_descriptor_pool_allocate_managed (pool, l1, 0, &error);
+    g_autoptr(PscBuffer) buf = new_buffer (&e, 4096);
+    g_autoptr(PscBindPlan) plan = psc_bind_plan_new ();
+    PscDescriptorSet *sets[] = { s0, s1 };
+    /* In no particular order. */
+    const PscDynamicOffset offsets[] = {
+      { 1, 0, 0, 512 }, { 0, 3, 0, 64 }, { 0, 0, 1, 32 }, { 1, 2, 0, 1024 }, { 0, 0, 0, 16 },
+    };
+    const guint32 expected[] = { 16, 32, 64, 512, 1024 };
+    PscDynamicOffset bad[G_N_ELEMENTS (offsets)];
+    const guint32 *out;
+    const VkDescriptorSet *handles;
+    guint n = 0;
+
+    g_assert_no_error (error);
+    {
+      g_autoptr(PscDescriptorWriter) w = psc_descriptor_set_begin_write (s0, &error);
+      psc_descriptor_writer_write_buffer (w, 0, 0, buf, 0, 256);
+      psc_descriptor_writer_write_buffer (w, 0, 1, buf, 256, 256);
+      psc_descriptor_writer_write_buffer (w, 1, 0, buf, 0, 64);
+      psc_descriptor_writer_write_buffer (w, 3, 0, buf, 1024, 1024);
+      g_assert_true (psc_descriptor_writer_commit (w, &error));
+      g_assert_no_error (error);
+    }
+    {
+      g_autoptr(PscDescriptorWriter) w = psc_descriptor_set_begin_write (s1, &error);
+      psc_descriptor_writer_write_buffer (w, 2, 0, buf, 2048, 1024);
+      psc_descriptor_writer_write_buffer (w, 0, 0, buf, 0, 128);
+      g_assert_true (psc_descriptor_writer_commit (w, &error));
+      g_assert_no_error (error);
+    }
+
+    /* Set order, then binding number, then element. */
+    g_assert_true (psc_bind_plan_build (plan, 2, sets, G_N_ELEMENTS (offsets), offsets, &error));
+    g_assert_no_error (error);
+    out = psc_bind_plan_get_dynamic_offsets (plan, &n);
+    g_assert_cmpuint (n, ==, G_N_ELEMENTS (expected));
+    for (guint i = 0; i < n; i++)
+      g_assert_cmpuint (out[i], ==, expected[i]);
+    handles = psc_bind_plan_get_sets (plan, &n);
+    g_assert_cmpuint (n, ==, 2);
+
+    /* Recorded for real: the validation layer checks count, alignment and
+     * ranges against the pipeline layout. */
+    {
+      const PscDeviceInfo *info = psc_device_get_info (e.psc);
+      VkDescriptorSetLayout sl[] = { psc_descriptor_layout_get_handle (l0), psc_descriptor_layout_get_handle (l1) };
+      VkPipelineLayoutCreateInfo pli = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 2, .pSetLayouts = sl,
+      };
+      VkPipelineLayout pl = psc_cache_get_pipeline_layout (e.cache, &pli, &error);
+      VkCommandPoolCreateInfo cpi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = info->queue_family_index,
+      };
+      VkCommandPool cp;
+      VkCommandBuffer cb;
+      VkCommandBufferAllocateInfo cai = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1,
+      };
+      VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+      const guint32 *dyn = psc_bind_plan_get_dynamic_offsets (plan, &n);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (vkCreateCommandPool (e.device, &cpi, NULL, &cp), ==, VK_SUCCESS);
+      cai.commandPool = cp;
+      g_assert_cmpint (vkAllocateCommandBuffers (e.device, &cai, &cb), ==, VK_SUCCESS);
+      g_assert_cmpint (vkBeginCommandBuffer (cb, &bi), ==, VK_SUCCESS);
+      vkCmdBindDescriptorSets (cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 2, handles, n, dyn);
+      g_assert_cmpint (vkEndCommandBuffer (cb), ==, VK_SUCCESS);
+      vkDestroyCommandPool (e.device, cp, NULL);
+      assert_clean (&e);
+    }
+
+    /* Count, set, binding, element, duplicates. */
+    assert_plan_fails (plan, sets, 2, offsets, 4, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                       "n_offsets: 4, but the sets hold 5 dynamic descriptors");
+    memcpy (bad, offsets, sizeof offsets);
+    bad[0].set = 2;
+    assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "offsets[0].set: 2 >= n_sets 2");
+    memcpy (bad, offsets, sizeof offsets);
+    bad[1].binding = 1;
+    assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "not a dynamic buffer");
+    memcpy (bad, offsets, sizeof offsets);
+    bad[1].binding = 7;
+    assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "offsets[1].binding: 7");
+    memcpy (bad, offsets, sizeof offsets);
+    bad[2].array_element = 2;
+    assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "offsets[2].array_element: 2");
+    memcpy (bad, offsets, sizeof offsets);
+    bad[2].array_element = 0;
+    assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "given twice");
+    /* Alignment, effective range, overflow. */
+    memcpy (bad, offsets, sizeof offsets);
+    bad[1].offset = 65;
+    assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "minStorageBufferOffsetAlignment");
+    memcpy (bad, offsets, sizeof offsets);
+    bad[1].offset = 2048 + 16;   /* 1024 + 2064 + 1024 > 4096 */
+    assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
+                       "base 1024 + 2064 + range 1024 > the buffer's size 4096");
+    memcpy (bad, offsets, sizeof offsets);
+    bad[1].offset = 2048;        /* exactly the end: allowed */
+    g_assert_true (psc_bind_plan_build (plan, 2, sets, 5, bad, &error));
+    g_assert_no_error (error);
+    memcpy (bad, offsets, sizeof offsets);
+    bad[3].offset = G_MAXUINT32 & ~15u;
+    assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "offsets[3].offset");
+
+    /* A stale set. */
+    g_assert_true (psc_descriptor_pool_reset_unlocked (pool, &error));
+    g_assert_no_error (error);
+    assert_plan_fails (plan, sets, 2, offsets, 5, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_STALE_SET, "sets[0]: ");
+    assert_clean (&e);
+  }
+  env_finish (&e);
+}
+
+static const PscDescriptorAccess *
+find_access (PscBindPlan *plan, guint32 binding, guint32 element)
+{
+  for (guint i = 0; i < psc_bind_plan_get_n_accesses (plan); i++)
+    {
+      const PscDescriptorAccess *a = psc_bind_plan_get_access (plan, i);
+      if (psc_descriptor_access_get_binding (a) == binding &&
+          psc_descriptor_access_get_array_element (a) == element)
+        return a;
+    }
+  return NULL;
+}
+
+static void
+test_accesses (void)
+{
+  Env e;
+  Resources r = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  env_init (&e, PSC_DEVICE_FLAGS_NONE);
+  resources_init (&e, &r);
+  {
+    g_autoptr(PscDescriptorLayout) layout = new_layout (&e, all_bindings, G_N_ELEMENTS (all_bindings),
+                                                        NULL, 0, &error);
+    g_autoptr(PscDescriptorPool) pool = new_pool (&e, 4, 0);
+    g_autoptr(PscDescriptorSet) set = full_set (&e, pool, layout, &r);
+    g_autoptr(PscBindPlan) plan = psc_bind_plan_new ();
+    PscDescriptorSet *sets[] = { set };
+    const PscDynamicOffset offsets[] = { { 0, 3, 0, 256 }, { 0, 2, 0, 512 } };
+    const VkAccessFlags2 storage = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    const PscDescriptorAccess *a;
+    VkImageSubresourceRange range;
+    guint64 ubo_handle = (guint64) (uintptr_t) psc_buffer_get_handle (r.ubo);
+
+    g_assert_true (psc_bind_plan_build (plan, 1, sets, 2, offsets, &error));
+    g_assert_no_error (error);
+    g_assert_true (psc_bind_plan_collect_accesses (plan, &error));
+    g_assert_no_error (error);
+    /* 13 slots, the sampler has no memory access. */
+    g_assert_cmpuint (psc_bind_plan_get_n_accesses (plan), ==, 12);
+    g_assert_null (find_access (plan, 7, 0));
+
+    for (guint32 i = 0; i < 4; i++)
+      {
+        a = find_access (plan, 0, i);
+        g_assert_cmpuint (psc_descriptor_access_get_access (a), ==, VK_ACCESS_2_UNIFORM_READ_BIT);
+        g_assert_cmpuint (psc_descriptor_access_get_offset (a), ==, 256 * i);
+        g_assert_cmpuint (psc_descriptor_access_get_range (a), ==, 256);
+        /* ALL: every shader stage. */
+        g_assert_true ((psc_descriptor_access_get_stages (a) & VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT) != 0);
+        g_assert_true ((psc_descriptor_access_get_stages (a) & VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT) != 0);
+        g_assert_true (psc_descriptor_access_get_buffer (a) == r.ubo);
+        g_assert_cmpuint (psc_descriptor_access_get_handle (a), ==, ubo_handle);
+      }
+    /* Dynamic: base + dynamic offset; the same buffer as binding 0, by
+     * wrapper and by handle (a graph merges them). */
+    a = find_access (plan, 2, 0);
+    g_assert_cmpuint (psc_descriptor_access_get_offset (a), ==, 1024 + 512);
+    g_assert_cmpuint (psc_descriptor_access_get_range (a), ==, 128);
+    g_assert_cmpuint (psc_descriptor_access_get_stages (a), ==, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT);
+    g_assert_true (psc_descriptor_access_get_buffer (a) == r.ubo);
+    g_assert_cmpuint (psc_descriptor_access_get_handle (a), ==, ubo_handle);
+    a = find_access (plan, 3, 0);
+    g_assert_cmpuint (psc_descriptor_access_get_access (a), ==, storage);
+    g_assert_cmpuint (psc_descriptor_access_get_offset (a), ==, 2048 + 256);
+    a = find_access (plan, 1, 0);
+    g_assert_cmpuint (psc_descriptor_access_get_access (a), ==, storage);
+    g_assert_cmpuint (psc_descriptor_access_get_range (a), ==, 4096);
+    /* Images: the layout and the normalized range; the image's handle. */
+    a = find_access (plan, 4, 0);
+    g_assert_cmpuint (psc_descriptor_access_get_access (a), ==, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    g_assert_cmpint (psc_descriptor_access_get_image_layout (a), ==, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    g_assert_cmpuint (psc_descriptor_access_get_stages (a), ==, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT);
+    g_assert_cmpuint (psc_descriptor_access_get_handle (a), ==,
+                      (guint64) (uintptr_t) psc_image_view_get_image (r.view));
+    g_assert_null (psc_descriptor_access_get_buffer (a));
+    psc_descriptor_access_get_subresource_range (a, &range);
+    g_assert_cmpuint (range.levelCount, ==, 1);
+    g_assert_cmpuint (range.aspectMask, ==, VK_IMAGE_ASPECT_COLOR_BIT);
+    a = find_access (plan, 5, 0);
+    g_assert_cmpuint (psc_descriptor_access_get_access (a), ==, storage);
+    g_assert_cmpint (psc_descriptor_access_get_image_layout (a), ==, VK_IMAGE_LAYOUT_GENERAL);
+    g_assert_cmpuint (psc_descriptor_access_get_stages (a), ==, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+    a = find_access (plan, 6, 0);
+    g_assert_cmpuint (psc_descriptor_access_get_access (a), ==, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    g_assert_true (psc_descriptor_access_get_image_view (a) == r.view);
+    /* Texel buffers: the view's range of its buffer. */
+    a = find_access (plan, 8, 0);
+    g_assert_cmpuint (psc_descriptor_access_get_access (a), ==, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    g_assert_true (psc_descriptor_access_get_buffer (a) == r.texel_buffer);
+    g_assert_cmpuint (psc_descriptor_access_get_range (a), ==, 1024);
+    a = find_access (plan, 9, 0);
+    g_assert_cmpuint (psc_descriptor_access_get_access (a), ==, storage);
+
+    /* An untracked slot has no owner to report: an error, never left out. */
+    {
+      VkDescriptorImageInfo ii = { VK_NULL_HANDLE, psc_image_view_get_handle (r.view),
+                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL };
+      VkWriteDescriptorSet w = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 4, .descriptorCount = 1,
+        .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, .pImageInfo = &ii,
+      };
+      g_assert_true (psc_descriptor_set_write_raw_untracked (set, 1, &w, &error));
+      g_assert_no_error (error);
+      g_assert_false (psc_bind_plan_collect_accesses (plan, &error));
+      g_assert_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "binding 4 element 0 was written untracked"));
+      g_clear_error (&error);
+      g_assert_cmpuint (psc_bind_plan_get_n_accesses (plan), ==, 0);
+    }
+    /* Stale after a reset. */
+    g_assert_true (psc_descriptor_pool_reset_unlocked (pool, &error));
+    g_assert_false (psc_bind_plan_collect_accesses (plan, &error));
+    g_assert_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_STALE_SET);
+    g_clear_error (&error);
+    assert_clean (&e);
+  }
+  resources_clear (&r);
+  env_finish (&e);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1146,5 +1430,7 @@ main (int argc, char **argv)
   g_test_add_func ("/descriptors/write-refusals", test_write_refusals);
   g_test_add_func ("/descriptors/generations", test_generations);
   g_test_add_func ("/descriptors/capacity-and-untracked", test_capacity_and_untracked);
+  g_test_add_func ("/descriptors/dynamic-offsets", test_dynamic_offsets);
+  g_test_add_func ("/descriptors/accesses", test_accesses);
   return g_test_run ();
 }
