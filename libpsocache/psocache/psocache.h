@@ -22,5 +22,6 @@
 #include <psocache/psc-material-prewarm.h>
 #include <psocache/psc-resource.h>
 #include <psocache/psc-descriptor.h>
+#include <psocache/psc-live-caches.h>
 
 #undef __PSOCACHE_H_INSIDE__
