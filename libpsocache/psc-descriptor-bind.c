@@ -136,7 +136,7 @@ check_offset (const PscDescriptorSet *set, guint i, const PscDynamicOffset *o, G
                                : limits->minStorageBufferOffsetAlignment;
   VkDeviceSize size;
 
-  if (align > 1 && o->offset % align != 0)
+  if (align > 1 && (o->offset & (align - 1)) != 0)
     {
       g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
                    _("offsets[%u].offset: %u is not a multiple of %s (%" G_GUINT64_FORMAT ")"), i,

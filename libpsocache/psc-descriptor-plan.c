@@ -9,35 +9,37 @@
 
 #include <glib/gi18n-lib.h>
 #include <stdlib.h>
-
-void
-psc_staged_write_clear (PscStagedWrite *w)
-{
-  g_clear_pointer (&w->buffer, psc_buffer_unref);
-  g_clear_pointer (&w->view, psc_image_view_unref);
-  g_clear_pointer (&w->sampler, psc_sampler_unref);
-  g_clear_pointer (&w->buffer_view, psc_buffer_view_unref);
-}
+#include <string.h>
 
 void
 psc_descriptor_plan_init (PscDescriptorPlan *plan)
 {
-  plan->writes = g_array_new (FALSE, TRUE, sizeof (VkWriteDescriptorSet));
-  plan->buffer_infos = g_array_new (FALSE, TRUE, sizeof (VkDescriptorBufferInfo));
-  plan->image_infos = g_array_new (FALSE, TRUE, sizeof (VkDescriptorImageInfo));
-  plan->texel_views = g_array_new (FALSE, TRUE, sizeof (VkBufferView));
-  plan->slots = g_array_new (FALSE, TRUE, sizeof (PscPlannedSlot));
-  plan->required_empty_delta = 0;
+  memset (plan, 0, sizeof *plan);
 }
 
 void
 psc_descriptor_plan_clear (PscDescriptorPlan *plan)
 {
-  g_clear_pointer (&plan->writes, g_array_unref);
-  g_clear_pointer (&plan->buffer_infos, g_array_unref);
-  g_clear_pointer (&plan->image_infos, g_array_unref);
-  g_clear_pointer (&plan->texel_views, g_array_unref);
-  g_clear_pointer (&plan->slots, g_array_unref);
+  g_free (plan->writes);
+  g_free (plan->buffer_infos);
+  g_free (plan->image_infos);
+  g_free (plan->texel_views);
+  g_free (plan->slots);
+  memset (plan, 0, sizeof *plan);
+}
+
+/* Room for @n planned slots in every array. */
+static void
+plan_reserve (PscDescriptorPlan *plan, guint n)
+{
+  if (n <= plan->capacity)
+    return;
+  plan->capacity = MAX (n, 2 * plan->capacity);
+  plan->writes = g_renew (VkWriteDescriptorSet, plan->writes, plan->capacity);
+  plan->buffer_infos = g_renew (VkDescriptorBufferInfo, plan->buffer_infos, plan->capacity);
+  plan->image_infos = g_renew (VkDescriptorImageInfo, plan->image_infos, plan->capacity);
+  plan->texel_views = g_renew (VkBufferView, plan->texel_views, plan->capacity);
+  plan->slots = g_renew (PscPlannedSlot, plan->slots, plan->capacity);
 }
 
 static PscSlotKind
@@ -139,7 +141,8 @@ check_buffer (const PscDescriptorSet *set, const PscBindingFacts *b, const PscSt
                    i, (guint64) w->offset, (guint64) size);
       return FALSE;
     }
-  if (align > 1 && w->offset % align != 0)
+  /* The limits are powers of two (Vulkan requires it). */
+  if (align > 1 && (w->offset & (align - 1)) != 0)
     {
       g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
                    _("writes[%u].offset: %" G_GUINT64_FORMAT " is not a multiple of %s (%" G_GUINT64_FORMAT ")"),
@@ -294,22 +297,45 @@ compare_planned (const void *a, const void *b)
   return x->write < y->write ? -1 : x->write > y->write;
 }
 
+/* Stable by slot (write order kept within a slot): an insertion sort for
+ * the usual few writes, most often already in order; qsort with the write
+ * index as tie-breaker for large batches. */
+static void
+sort_planned (PscPlannedSlot *p, guint n)
+{
+  if (n > 32)
+    {
+      qsort (p, n, sizeof *p, compare_planned);
+      return;
+    }
+  for (guint i = 1; i < n; i++)
+    {
+      PscPlannedSlot x = p[i];
+      guint j = i;
+
+      while (j > 0 && p[j - 1].slot > x.slot)
+        {
+          p[j] = p[j - 1];
+          j--;
+        }
+      p[j] = x;
+    }
+}
+
 /* Sorted by slot, then write order: keeps the last write of each slot. */
 static void
-keep_last_per_slot (GArray *slots)
+keep_last_per_slot (PscPlannedSlot *slots, guint *n)
 {
   guint out = 0;
 
-  if (slots->len > 1)
-    qsort (slots->data, slots->len, sizeof (PscPlannedSlot), compare_planned);
-  for (guint i = 0; i < slots->len; i++)
+  sort_planned (slots, *n);
+  for (guint i = 0; i < *n; i++)
     {
-      if (i + 1 < slots->len &&
-          g_array_index (slots, PscPlannedSlot, i + 1).slot == g_array_index (slots, PscPlannedSlot, i).slot)
+      if (i + 1 < *n && slots[i + 1].slot == slots[i].slot)
         continue;
-      g_array_index (slots, PscPlannedSlot, out++) = g_array_index (slots, PscPlannedSlot, i);
+      slots[out++] = slots[i];
     }
-  g_array_set_size (slots, out);
+  *n = out;
 }
 
 /* The first required slot that would stay empty, for the message. */
@@ -330,8 +356,8 @@ fail_incomplete (const PscDescriptorSet *set, const PscDescriptorPlan *plan, gui
           guint32 slot = b->first_slot + e;
           gboolean planned = FALSE;
 
-          for (guint p = 0; p < plan->slots->len; p++)
-            planned |= g_array_index (plan->slots, PscPlannedSlot, p).slot == slot;
+          for (guint p = 0; p < plan->n_slots; p++)
+            planned |= plan->slots[p].slot == slot;
           if (!planned && set->slots[slot].kind == PSC_SLOT_EMPTY)
             {
               g_set_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_INCOMPLETE,
@@ -351,7 +377,7 @@ static void
 add_vulkan_write (PscDescriptorPlan *plan, const PscDescriptorSet *set, const PscStagedWrite *w,
                   const PscPlannedSlot *p, guint index)
 {
-  const PscBindingFacts *b = psc_descriptor_layout_find (set->layout, w->binding);
+  const PscBindingFacts *b = p->facts;
   VkWriteDescriptorSet vw = {
     .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
     .dstSet = set->handle,
@@ -360,9 +386,9 @@ add_vulkan_write (PscDescriptorPlan *plan, const PscDescriptorSet *set, const Ps
     .descriptorCount = 1,
     .descriptorType = b->type,
   };
-  VkDescriptorBufferInfo *bi = &g_array_index (plan->buffer_infos, VkDescriptorBufferInfo, index);
-  VkDescriptorImageInfo *ii = &g_array_index (plan->image_infos, VkDescriptorImageInfo, index);
-  VkBufferView *tv = &g_array_index (plan->texel_views, VkBufferView, index);
+  VkDescriptorBufferInfo *bi = &plan->buffer_infos[index];
+  VkDescriptorImageInfo *ii = &plan->image_infos[index];
+  VkBufferView *tv = &plan->texel_views[index];
 
   switch (w->kind)
     {
@@ -386,7 +412,7 @@ add_vulkan_write (PscDescriptorPlan *plan, const PscDescriptorSet *set, const Ps
     default:
       return;                   /* a clear: no Vulkan write */
     }
-  g_array_append_val (plan->writes, vw);
+  plan->writes[plan->n_writes++] = vw;
 }
 
 gboolean
@@ -395,25 +421,28 @@ psc_descriptor_plan_build (PscDescriptorPlan *plan, const PscDescriptorSet *set,
 {
   gint64 delta = 0;
 
-  g_array_set_size (plan->writes, 0);
-  g_array_set_size (plan->slots, 0);
+  plan_reserve (plan, n_writes);
+  plan->n_writes = 0;
+  plan->n_slots = 0;
   for (guint i = 0; i < n_writes; i++)
     {
       const PscBindingFacts *b = NULL;
-      PscPlannedSlot p = { .write = i };
+      PscPlannedSlot *p = &plan->slots[plan->n_slots];
 
-      if (!check_write (set, &writes[i], i, &b, &p.range, error))
+      p->write = i;
+      if (!check_write (set, &writes[i], i, &b, &p->range, error))
         return FALSE;
-      p.slot = b->first_slot + writes[i].array_element;
-      g_array_append_val (plan->slots, p);
+      p->slot = b->first_slot + writes[i].array_element;
+      p->facts = b;
+      plan->n_slots++;
     }
-  keep_last_per_slot (plan->slots);
+  keep_last_per_slot (plan->slots, &plan->n_slots);
 
   /* Completeness, as the set would be after the plan. */
-  for (guint k = 0; k < plan->slots->len; k++)
+  for (guint k = 0; k < plan->n_slots; k++)
     {
-      const PscPlannedSlot *p = &g_array_index (plan->slots, PscPlannedSlot, k);
-      const PscBindingFacts *b = psc_descriptor_layout_find (set->layout, writes[p->write].binding);
+      const PscPlannedSlot *p = &plan->slots[k];
+      const PscBindingFacts *b = p->facts;
       gboolean was_empty = set->slots[p->slot].kind == PSC_SLOT_EMPTY;
       gboolean will_be_empty = writes[p->write].kind == PSC_SLOT_EMPTY;
 
@@ -427,12 +456,9 @@ psc_descriptor_plan_build (PscDescriptorPlan *plan, const PscDescriptorSet *set,
       return FALSE;
     }
 
-  g_array_set_size (plan->buffer_infos, plan->slots->len);
-  g_array_set_size (plan->image_infos, plan->slots->len);
-  g_array_set_size (plan->texel_views, plan->slots->len);
-  for (guint k = 0; k < plan->slots->len; k++)
+  for (guint k = 0; k < plan->n_slots; k++)
     {
-      const PscPlannedSlot *p = &g_array_index (plan->slots, PscPlannedSlot, k);
+      const PscPlannedSlot *p = &plan->slots[k];
       add_vulkan_write (plan, set, &writes[p->write], p, k);
     }
   return TRUE;

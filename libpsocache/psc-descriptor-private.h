@@ -105,7 +105,7 @@ void psc_descriptor_entry_clear (PscDescriptorEntry *e);
 /* ---------------------------------------------------------------------------
  * The write plan (psc-descriptor-plan.c): the one validation of managed
  * writes, graph-agnostic. A staged write names a slot and what it should
- * bind (references owned by the write); the plan checks every write
+ * bind (borrowed: the caller keeps the resources alive until the commit); the plan checks every write
  * against the layout facts and the device, then the completeness of the set
  * as it would be after them, and gives the Vulkan writes and the new
  * entries; nothing is applied.
@@ -122,7 +122,6 @@ typedef struct {
   PscBufferView *buffer_view;
 } PscStagedWrite;
 
-void psc_staged_write_clear (PscStagedWrite *w);
 
 /* One slot the plan changes: the staged write that wins it (the last one
  * naming the slot) and the range it binds (buffers: normalized). */
@@ -130,16 +129,21 @@ typedef struct {
   guint32 slot;
   guint write;                  /* index into the staged writes */
   VkDeviceSize range;
+  const PscBindingFacts *facts; /* the slot's binding */
 } PscPlannedSlot;
 
 /* Reused from build to build (a writer keeps one): no allocation once the
- * arrays have grown to a commit's size. */
+ * arrays have grown to a commit's size (plain arrays: the hot path copies
+ * structures by assignment). */
 typedef struct {
-  GArray *writes;               /* VkWriteDescriptorSet (clears make none) */
-  GArray *buffer_infos;         /* VkDescriptorBufferInfo, one per planned slot */
-  GArray *image_infos;          /* VkDescriptorImageInfo, one per planned slot */
-  GArray *texel_views;          /* VkBufferView, one per planned slot */
-  GArray *slots;                /* PscPlannedSlot, in slot order */
+  guint capacity;               /* of every array below */
+  guint n_writes;               /* Vulkan writes (clears make none) */
+  VkWriteDescriptorSet *writes;
+  VkDescriptorBufferInfo *buffer_infos;   /* one per planned slot */
+  VkDescriptorImageInfo *image_infos;     /* one per planned slot */
+  VkBufferView *texel_views;              /* one per planned slot */
+  guint n_slots;
+  PscPlannedSlot *slots;        /* in slot order */
   gint64 required_empty_delta;  /* change of the set's required-but-empty slots */
 } PscDescriptorPlan;
 

@@ -6,10 +6,12 @@
 #include "psc-descriptor-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 struct _PscDescriptorWriter {
   PscDescriptorSet *set;        /* owned reference */
-  GArray *staged;               /* PscStagedWrite, owning their references */
+  PscStagedWrite *staged;       /* borrowing their resources */
+  guint n_staged, staged_capacity;
   PscDescriptorPlan plan;       /* reused by every commit */
 };
 
@@ -20,6 +22,10 @@ struct _PscDescriptorWriter {
  *
  * A writer for the set. It stages writes; nothing reaches the set until
  * `psc_descriptor_writer_commit()`. A writer may commit several times.
+ * Staging takes no reference: the resources staged must stay alive until
+ * the commit (or the writer's free), as the structures given to
+ * `vkUpdateDescriptorSets` must; the commit takes the references the set
+ * keeps.
  *
  * Returns: (transfer full): a new writer, or %NULL with
  *   %PSC_DESCRIPTOR_ERROR_STALE_SET
@@ -39,8 +45,6 @@ psc_descriptor_set_begin_write (PscDescriptorSet  *self,
     return NULL;
   w = g_new0 (PscDescriptorWriter, 1);
   w->set = psc_descriptor_set_ref (self);
-  w->staged = g_array_new (FALSE, TRUE, sizeof (PscStagedWrite));
-  g_array_set_clear_func (w->staged, (GDestroyNotify) psc_staged_write_clear);
   psc_descriptor_plan_init (&w->plan);
   return w;
 }
@@ -48,10 +52,16 @@ psc_descriptor_set_begin_write (PscDescriptorSet  *self,
 static PscStagedWrite *
 stage (PscDescriptorWriter *self, guint32 binding, guint32 array_element, PscSlotKind kind)
 {
-  PscStagedWrite w = { .binding = binding, .array_element = array_element, .kind = kind };
+  PscStagedWrite *w;
 
-  g_array_append_val (self->staged, w);
-  return &g_array_index (self->staged, PscStagedWrite, self->staged->len - 1);
+  if (self->n_staged == self->staged_capacity)
+    {
+      self->staged_capacity = MAX (8, 2 * self->staged_capacity);
+      self->staged = g_renew (PscStagedWrite, self->staged, self->staged_capacity);
+    }
+  w = &self->staged[self->n_staged++];
+  *w = (PscStagedWrite) { .binding = binding, .array_element = array_element, .kind = kind };
+  return w;
 }
 
 /**
@@ -59,7 +69,7 @@ stage (PscDescriptorWriter *self, guint32 binding, guint32 array_element, PscSlo
  * @self: a writer
  * @binding: a uniform or storage buffer binding (dynamic or not)
  * @array_element: the element
- * @buffer: the buffer (a reference is staged)
+ * @buffer: the buffer (borrowed until the commit)
  * @offset: the descriptor's base offset
  * @range: its range, or `VK_WHOLE_SIZE`
  *
@@ -80,7 +90,7 @@ psc_descriptor_writer_write_buffer (PscDescriptorWriter *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (buffer != NULL);
   w = stage (self, binding, array_element, PSC_SLOT_BUFFER);
-  w->buffer = psc_buffer_ref (buffer);
+  w->buffer = buffer;
   w->offset = offset;
   w->range = range;
 }
@@ -91,7 +101,7 @@ psc_descriptor_writer_write_buffer (PscDescriptorWriter *self,
  * @binding: a sampled image, storage image or combined image sampler
  *   binding
  * @array_element: the element
- * @view: the image view (a reference is staged)
+ * @view: the image view (borrowed until the commit)
  * @layout: the image's layout when the shader uses it
  * @sampler: (nullable): the sampler of a combined image sampler (%NULL
  *   for the other two types)
@@ -113,9 +123,9 @@ psc_descriptor_writer_write_image (PscDescriptorWriter *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (view != NULL);
   w = stage (self, binding, array_element, PSC_SLOT_IMAGE);
-  w->view = psc_image_view_ref (view);
+  w->view = view;
   w->layout = layout;
-  w->sampler = sampler != NULL ? psc_sampler_ref (sampler) : NULL;
+  w->sampler = sampler;
 }
 
 /**
@@ -123,7 +133,7 @@ psc_descriptor_writer_write_image (PscDescriptorWriter *self,
  * @self: a writer
  * @binding: a sampler binding
  * @array_element: the element
- * @sampler: the sampler (a reference is staged)
+ * @sampler: the sampler (borrowed until the commit)
  *
  * Stages a sampler descriptor. Checked at commit.
  *
@@ -140,7 +150,7 @@ psc_descriptor_writer_write_sampler (PscDescriptorWriter *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (sampler != NULL);
   w = stage (self, binding, array_element, PSC_SLOT_SAMPLER);
-  w->sampler = psc_sampler_ref (sampler);
+  w->sampler = sampler;
 }
 
 /**
@@ -148,7 +158,7 @@ psc_descriptor_writer_write_sampler (PscDescriptorWriter *self,
  * @self: a writer
  * @binding: a uniform or storage texel buffer binding
  * @array_element: the element
- * @view: the buffer view (a reference is staged)
+ * @view: the buffer view (borrowed until the commit)
  *
  * Stages a texel-buffer descriptor. Checked at commit.
  *
@@ -165,7 +175,7 @@ psc_descriptor_writer_write_texel_buffer (PscDescriptorWriter *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (view != NULL);
   w = stage (self, binding, array_element, PSC_SLOT_TEXEL_BUFFER);
-  w->buffer_view = psc_buffer_view_ref (view);
+  w->buffer_view = view;
 }
 
 /**
@@ -204,38 +214,54 @@ guint
 psc_descriptor_writer_get_n_staged (PscDescriptorWriter *self)
 {
   g_return_val_if_fail (self != NULL, 0);
-  return self->staged->len;
+  return self->n_staged;
 }
 
-/* The planned slots take the winning writes' references. */
+/* @held, the reference the slot had, if it is @wanted; else a new one on
+ * @wanted (the old one is released by the caller with the old entry). */
+#define TAKE(field, ref)                                                     \
+  G_STMT_START {                                                          \
+    if (w->field == NULL)                                                 \
+      e->field = NULL;                                                    \
+    else if (old.field == w->field)                                       \
+      e->field = g_steal_pointer (&old.field);                            \
+    else                                                                  \
+      e->field = ref (w->field);                                          \
+  } G_STMT_END
+
+/* The planned slots retain the winning writes' resources; a slot written
+ * with what it already held keeps its references (no reference counting
+ * for the usual rewrite of an offset). */
 static void
 swap_owners (PscDescriptorWriter *self)
 {
   PscDescriptorSet *set = self->set;
-  GArray *slots = self->plan.slots;
-
-  for (guint k = 0; k < slots->len; k++)
+  for (guint k = 0; k < self->plan.n_slots; k++)
     {
-      const PscPlannedSlot *p = &g_array_index (slots, PscPlannedSlot, k);
-      PscStagedWrite *w = &g_array_index (self->staged, PscStagedWrite, p->write);
+      const PscPlannedSlot *p = &self->plan.slots[k];
+      const PscStagedWrite *w = &self->staged[p->write];
       PscDescriptorEntry *e = &set->slots[p->slot];
-      const PscBindingFacts *b = psc_descriptor_layout_find (set->layout, w->binding);
+      PscDescriptorEntry old = *e;
 
-      psc_descriptor_entry_clear (e);
-      if (w->kind == PSC_SLOT_EMPTY)
-        continue;
-      e->kind = w->kind;
-      e->type = b->type;
-      e->buffer = g_steal_pointer (&w->buffer);
-      e->offset = w->offset;
-      e->range = p->range;
-      e->view = g_steal_pointer (&w->view);
-      e->layout = w->layout;
-      e->sampler = g_steal_pointer (&w->sampler);
-      e->buffer_view = g_steal_pointer (&w->buffer_view);
+      memset (e, 0, sizeof *e);
+      if (w->kind != PSC_SLOT_EMPTY)
+        {
+          e->kind = w->kind;
+          e->type = p->facts->type;
+          e->offset = w->offset;
+          e->range = p->range;
+          e->layout = w->layout;
+          TAKE (buffer, psc_buffer_ref);
+          TAKE (view, psc_image_view_ref);
+          TAKE (sampler, psc_sampler_ref);
+          TAKE (buffer_view, psc_buffer_view_ref);
+        }
+      psc_descriptor_entry_clear (&old);
     }
   set->required_empty = (guint32) ((gint64) set->required_empty + self->plan.required_empty_delta);
 }
+
+#undef TAKE
 
 /**
  * psc_descriptor_writer_commit: (skip)
@@ -294,17 +320,16 @@ psc_descriptor_writer_commit (PscDescriptorWriter  *self,
 
   set = self->set;
   ok = psc_descriptor_set_check_fresh (set, error) &&
-       psc_descriptor_plan_build (&self->plan, set, (const PscStagedWrite *) self->staged->data,
-                                  self->staged->len, error);
+       psc_descriptor_plan_build (&self->plan, set, self->staged, self->n_staged, error);
   if (ok)
     {
-      if (self->plan.writes->len > 0)
-        set->pool->vk.UpdateDescriptorSets (set->pool->vk.device, self->plan.writes->len,
-                                            (const VkWriteDescriptorSet *) self->plan.writes->data,
+      if (self->plan.n_writes > 0)
+        set->pool->vk.UpdateDescriptorSets (set->pool->vk.device, self->plan.n_writes,
+                                            self->plan.writes,
                                             0, NULL);
       swap_owners (self);
     }
-  g_array_set_size (self->staged, 0);
+  self->n_staged = 0;
   return ok;
 }
 
@@ -321,7 +346,7 @@ psc_descriptor_writer_free (PscDescriptorWriter *self)
 {
   if (self == NULL)
     return;
-  g_array_unref (self->staged);
+  g_free (self->staged);
   psc_descriptor_plan_clear (&self->plan);
   psc_descriptor_set_unref (self->set);
   g_free (self);

@@ -39,11 +39,13 @@ typedef struct {
   guint32 n;
 } KeyHead;
 
+/* A slot binds one of a buffer, an image view or a buffer view (@kind
+ * says which, @resource is its identity), and maybe a sampler. */
 typedef struct {
   guint32 binding, array_element;
-  guint32 image_layout, pad;
+  guint32 image_layout, kind;
   guint64 offset, range;
-  guint64 buffer, image_view, sampler, buffer_view;   /* wrapper identities */
+  guint64 resource, sampler;    /* wrapper identities */
 } KeyItem;
 
 static void
@@ -158,13 +160,21 @@ build_key (PscUniformSetCache *self, VkPipelineLayout pipeline_layout, guint32 s
   head->n = n;
   items = (KeyItem *) (self->key->data + sizeof (KeyHead));
   for (guint i = 0; i < n; i++)
-    items[i] = (KeyItem) {
-      .binding = r[i].binding, .array_element = r[i].array_element,
-      .image_layout = (guint32) r[i].image_layout,
-      .offset = r[i].offset, .range = r[i].range,
-      .buffer = identity (r[i].buffer), .image_view = identity (r[i].image_view),
-      .sampler = identity (r[i].sampler), .buffer_view = identity (r[i].buffer_view),
-    };
+    {
+      /* A slot naming several of them is refused by the writer (it takes
+       * the first in this order), so the key follows the same order. */
+      guint32 kind = r[i].buffer != NULL ? 1 : r[i].image_view != NULL ? 2 : r[i].buffer_view != NULL ? 3 : 0;
+      gconstpointer res = kind == 1 ? (gconstpointer) r[i].buffer
+                        : kind == 2 ? (gconstpointer) r[i].image_view
+                        : (gconstpointer) r[i].buffer_view;
+
+      items[i] = (KeyItem) {
+        .binding = r[i].binding, .array_element = r[i].array_element,
+        .image_layout = (guint32) r[i].image_layout, .kind = kind,
+        .offset = r[i].offset, .range = r[i].range,
+        .resource = identity (res), .sampler = identity (r[i].sampler),
+      };
+    }
 }
 
 /* A pool with room, made if needed. */

@@ -62,3 +62,4 @@ int bench_warm_role (int argc, char **argv);   /* warm's hidden child */
 int bench_disk (int argc, char **argv);
 int bench_dbus (int argc, char **argv);
 int bench_sort (int argc, char **argv);   /* issue 12: PscDrawList v. qsort */
+int bench_descriptors (int argc, char **argv);   /* issue 13: managed writes v. raw updates */

@@ -804,7 +804,8 @@ usage (void)
                    "       psc-bench dbus [--pipelines P] [--in-flight K] [--frames F] [--pairs N]\n"
                    "                      [--calls C] [--period-us T] [--mix both|stats|list]\n"
                    "                      (under dbus-run-session)\n"
-                   "       psc-bench sort [--draws N] [--frames F] [--pipelines P] [--materials M]\n");
+                   "       psc-bench sort [--draws N] [--frames F] [--pipelines P] [--materials M]\n"
+                   "       psc-bench descriptors [--sets N] [--batches B]\n");
 }
 
 int
@@ -821,6 +822,8 @@ main (int argc, char **argv)
     return bench_scale (argc, argv);
   if (strcmp (argv[1], "sort") == 0)
     return bench_sort (argc, argv);
+  if (strcmp (argv[1], "descriptors") == 0)
+    return bench_descriptors (argc, argv);
   bool async = strcmp (argv[1], "async") == 0;
   bool own_options = strcmp (argv[1], "warm") == 0 || strcmp (argv[1], "warm-role") == 0 ||
                      strcmp (argv[1], "disk") == 0 || strcmp (argv[1], "dbus") == 0;
