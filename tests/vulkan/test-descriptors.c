@@ -951,11 +951,13 @@ test_dynamic_offsets (void)
     g_autoptr(PscBuffer) buf = new_buffer (&e, 4096);
     g_autoptr(PscBindPlan) plan = psc_bind_plan_new ();
     PscDescriptorSet *sets[] = { s0, s1 };
-    /* In no particular order. */
+    /* In no particular order; multiples of 256, which every device's
+     * alignments divide. */
     const PscDynamicOffset offsets[] = {
-      { 1, 0, 0, 512 }, { 0, 3, 0, 64 }, { 0, 0, 1, 32 }, { 1, 2, 0, 1024 }, { 0, 0, 0, 16 },
+      { 1, 0, 0, 1280 }, { 0, 3, 0, 768 }, { 0, 0, 1, 512 }, { 1, 2, 0, 1024 }, { 0, 0, 0, 256 },
     };
-    const guint32 expected[] = { 16, 32, 64, 512, 1024 };
+    const guint32 expected[] = { 256, 512, 768, 1280, 1024 };
+    VkPhysicalDeviceProperties props;
     PscDynamicOffset bad[G_N_ELEMENTS (offsets)];
     const guint32 *out;
     const VkDescriptorSet *handles;
@@ -1040,19 +1042,21 @@ test_dynamic_offsets (void)
     bad[2].array_element = 0;
     assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "given twice");
     /* Alignment, effective range, overflow. */
+    vkGetPhysicalDeviceProperties (e.physical, &props);
+    g_assert_cmpuint (props.limits.minStorageBufferOffsetAlignment, >, 1);
     memcpy (bad, offsets, sizeof offsets);
-    bad[1].offset = 65;
+    bad[1].offset = 769;
     assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "minStorageBufferOffsetAlignment");
     memcpy (bad, offsets, sizeof offsets);
-    bad[1].offset = 2048 + 16;   /* 1024 + 2064 + 1024 > 4096 */
+    bad[1].offset = 2048 + 256;  /* 1024 + 2304 + 1024 > 4096 */
     assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
-                       "base 1024 + 2064 + range 1024 > the buffer's size 4096");
+                       "base 1024 + 2304 + range 1024 > the buffer's size 4096");
     memcpy (bad, offsets, sizeof offsets);
     bad[1].offset = 2048;        /* exactly the end: allowed */
     g_assert_true (psc_bind_plan_build (plan, 2, sets, 5, bad, &error));
     g_assert_no_error (error);
     memcpy (bad, offsets, sizeof offsets);
-    bad[3].offset = G_MAXUINT32 & ~15u;
+    bad[3].offset = G_MAXUINT32 & ~255u;
     assert_plan_fails (plan, sets, 2, bad, 5, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT, "offsets[3].offset");
 
     /* A stale set. */
