@@ -700,6 +700,31 @@ psc_device_take_info (PscDevice           *self,
   return TRUE;
 }
 
+/* The descriptor-indexing features, by their Vulkan member names (the
+ * same in VkPhysicalDeviceVulkan12Features and
+ * VkPhysicalDeviceDescriptorIndexingFeatures). */
+#define PSC_DI_FEATURES(X) \
+  X (shaderInputAttachmentArrayDynamicIndexing) \
+  X (shaderUniformTexelBufferArrayDynamicIndexing) \
+  X (shaderStorageTexelBufferArrayDynamicIndexing) \
+  X (shaderUniformBufferArrayNonUniformIndexing) \
+  X (shaderSampledImageArrayNonUniformIndexing) \
+  X (shaderStorageBufferArrayNonUniformIndexing) \
+  X (shaderStorageImageArrayNonUniformIndexing) \
+  X (shaderInputAttachmentArrayNonUniformIndexing) \
+  X (shaderUniformTexelBufferArrayNonUniformIndexing) \
+  X (shaderStorageTexelBufferArrayNonUniformIndexing) \
+  X (descriptorBindingUniformBufferUpdateAfterBind) \
+  X (descriptorBindingSampledImageUpdateAfterBind) \
+  X (descriptorBindingStorageImageUpdateAfterBind) \
+  X (descriptorBindingStorageBufferUpdateAfterBind) \
+  X (descriptorBindingUniformTexelBufferUpdateAfterBind) \
+  X (descriptorBindingStorageTexelBufferUpdateAfterBind) \
+  X (descriptorBindingUpdateUnusedWhilePending) \
+  X (descriptorBindingPartiallyBound) \
+  X (descriptorBindingVariableDescriptorCount) \
+  X (runtimeDescriptorArray)
+
 /* The descriptor-indexing members VkPhysicalDeviceVulkan12Features and
  * VkPhysicalDeviceDescriptorIndexingFeatures share. */
 #define PSC_ANY_DESCRIPTOR_INDEXING(f) \
@@ -1190,28 +1215,9 @@ static void
 psc_copy_descriptor_indexing (VkPhysicalDeviceVulkan12Features       *to,
                               const VkPhysicalDeviceVulkan12Features *from)
 {
-#define PSC_COPY(m) to->m = from->m
-  PSC_COPY (descriptorIndexing);
-  PSC_COPY (shaderInputAttachmentArrayDynamicIndexing);
-  PSC_COPY (shaderUniformTexelBufferArrayDynamicIndexing);
-  PSC_COPY (shaderStorageTexelBufferArrayDynamicIndexing);
-  PSC_COPY (shaderUniformBufferArrayNonUniformIndexing);
-  PSC_COPY (shaderSampledImageArrayNonUniformIndexing);
-  PSC_COPY (shaderStorageBufferArrayNonUniformIndexing);
-  PSC_COPY (shaderStorageImageArrayNonUniformIndexing);
-  PSC_COPY (shaderInputAttachmentArrayNonUniformIndexing);
-  PSC_COPY (shaderUniformTexelBufferArrayNonUniformIndexing);
-  PSC_COPY (shaderStorageTexelBufferArrayNonUniformIndexing);
-  PSC_COPY (descriptorBindingUniformBufferUpdateAfterBind);
-  PSC_COPY (descriptorBindingSampledImageUpdateAfterBind);
-  PSC_COPY (descriptorBindingStorageImageUpdateAfterBind);
-  PSC_COPY (descriptorBindingStorageBufferUpdateAfterBind);
-  PSC_COPY (descriptorBindingUniformTexelBufferUpdateAfterBind);
-  PSC_COPY (descriptorBindingStorageTexelBufferUpdateAfterBind);
-  PSC_COPY (descriptorBindingUpdateUnusedWhilePending);
-  PSC_COPY (descriptorBindingPartiallyBound);
-  PSC_COPY (descriptorBindingVariableDescriptorCount);
-  PSC_COPY (runtimeDescriptorArray);
+#define PSC_COPY(m) to->m = from->m;
+  PSC_COPY (descriptorIndexing)
+  PSC_DI_FEATURES (PSC_COPY)
 #undef PSC_COPY
 }
 
@@ -1858,31 +1864,10 @@ psc_device_get_identity (PscDevice         *self,
   memcpy (id->uuid, self->pipeline_cache_uuid, VK_UUID_SIZE);
 }
 
-/* The descriptor-indexing features, by their Vulkan member names (the same
- * in VkPhysicalDeviceVulkan12Features and
- * VkPhysicalDeviceDescriptorIndexingFeatures). */
-#define PSC_DI_MEMBER(m) { #m, offsetof (VkPhysicalDeviceDescriptorIndexingFeatures, m) }
+/* The features psc_device_get_enabled_feature() knows, by name. */
+#define PSC_DI_MEMBER(m) { #m, offsetof (VkPhysicalDeviceDescriptorIndexingFeatures, m) },
 static const struct { const char *name; gsize offset; } psc_di_members[] = {
-  PSC_DI_MEMBER (shaderInputAttachmentArrayDynamicIndexing),
-  PSC_DI_MEMBER (shaderUniformTexelBufferArrayDynamicIndexing),
-  PSC_DI_MEMBER (shaderStorageTexelBufferArrayDynamicIndexing),
-  PSC_DI_MEMBER (shaderUniformBufferArrayNonUniformIndexing),
-  PSC_DI_MEMBER (shaderSampledImageArrayNonUniformIndexing),
-  PSC_DI_MEMBER (shaderStorageBufferArrayNonUniformIndexing),
-  PSC_DI_MEMBER (shaderStorageImageArrayNonUniformIndexing),
-  PSC_DI_MEMBER (shaderInputAttachmentArrayNonUniformIndexing),
-  PSC_DI_MEMBER (shaderUniformTexelBufferArrayNonUniformIndexing),
-  PSC_DI_MEMBER (shaderStorageTexelBufferArrayNonUniformIndexing),
-  PSC_DI_MEMBER (descriptorBindingUniformBufferUpdateAfterBind),
-  PSC_DI_MEMBER (descriptorBindingSampledImageUpdateAfterBind),
-  PSC_DI_MEMBER (descriptorBindingStorageImageUpdateAfterBind),
-  PSC_DI_MEMBER (descriptorBindingStorageBufferUpdateAfterBind),
-  PSC_DI_MEMBER (descriptorBindingUniformTexelBufferUpdateAfterBind),
-  PSC_DI_MEMBER (descriptorBindingStorageTexelBufferUpdateAfterBind),
-  PSC_DI_MEMBER (descriptorBindingUpdateUnusedWhilePending),
-  PSC_DI_MEMBER (descriptorBindingPartiallyBound),
-  PSC_DI_MEMBER (descriptorBindingVariableDescriptorCount),
-  PSC_DI_MEMBER (runtimeDescriptorArray),
+  PSC_DI_FEATURES (PSC_DI_MEMBER)
 };
 #undef PSC_DI_MEMBER
 
@@ -1891,27 +1876,8 @@ static void
 psc_descriptor_indexing_from_12 (VkPhysicalDeviceDescriptorIndexingFeatures *to,
                                  const VkPhysicalDeviceVulkan12Features     *from)
 {
-#define PSC_COPY(m) to->m = from->m
-  PSC_COPY (shaderInputAttachmentArrayDynamicIndexing);
-  PSC_COPY (shaderUniformTexelBufferArrayDynamicIndexing);
-  PSC_COPY (shaderStorageTexelBufferArrayDynamicIndexing);
-  PSC_COPY (shaderUniformBufferArrayNonUniformIndexing);
-  PSC_COPY (shaderSampledImageArrayNonUniformIndexing);
-  PSC_COPY (shaderStorageBufferArrayNonUniformIndexing);
-  PSC_COPY (shaderStorageImageArrayNonUniformIndexing);
-  PSC_COPY (shaderInputAttachmentArrayNonUniformIndexing);
-  PSC_COPY (shaderUniformTexelBufferArrayNonUniformIndexing);
-  PSC_COPY (shaderStorageTexelBufferArrayNonUniformIndexing);
-  PSC_COPY (descriptorBindingUniformBufferUpdateAfterBind);
-  PSC_COPY (descriptorBindingSampledImageUpdateAfterBind);
-  PSC_COPY (descriptorBindingStorageImageUpdateAfterBind);
-  PSC_COPY (descriptorBindingStorageBufferUpdateAfterBind);
-  PSC_COPY (descriptorBindingUniformTexelBufferUpdateAfterBind);
-  PSC_COPY (descriptorBindingStorageTexelBufferUpdateAfterBind);
-  PSC_COPY (descriptorBindingUpdateUnusedWhilePending);
-  PSC_COPY (descriptorBindingPartiallyBound);
-  PSC_COPY (descriptorBindingVariableDescriptorCount);
-  PSC_COPY (runtimeDescriptorArray);
+#define PSC_COPY(m) to->m = from->m;
+  PSC_DI_FEATURES (PSC_COPY)
 #undef PSC_COPY
 }
 
