@@ -96,7 +96,12 @@ psc_binding_requires_fill (const PscBindingFacts *b)
 }
 
 /* The count of @b in @set (the variable count for a variable binding). */
-guint32 psc_descriptor_set_binding_count (const PscDescriptorSet *set, const PscBindingFacts *b);
+static inline guint32
+psc_descriptor_set_binding_count (const PscDescriptorSet *set, const PscBindingFacts *b)
+{
+  return (b->flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT) != 0
+         ? set->variable_count : b->count;
+}
 /* FALSE with PSC_DESCRIPTOR_ERROR_STALE_SET if the pool moved on. */
 gboolean psc_descriptor_set_check_fresh (const PscDescriptorSet *set, GError **error);
 /* Drops what @e retains and empties it. */

@@ -21,13 +21,6 @@ psc_descriptor_entry_clear (PscDescriptorEntry *e)
   memset (e, 0, sizeof *e);
 }
 
-guint32
-psc_descriptor_set_binding_count (const PscDescriptorSet *set, const PscBindingFacts *b)
-{
-  return (b->flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT) != 0
-         ? set->variable_count : b->count;
-}
-
 gboolean
 psc_descriptor_set_check_fresh (const PscDescriptorSet *set, GError **error)
 {
