@@ -52,7 +52,7 @@ psc_graphics_rasterizes_lines (uint32_t stage_mask, uint32_t topology, uint32_t 
   const uint32_t line_emitters = (1u << PSC_STAGE_TESS_CONTROL) | (1u << PSC_STAGE_TESS_EVAL)
                                  | (1u << PSC_STAGE_GEOMETRY);
   return !static_discard
-         && (polygon_mode == VK_POLYGON_MODE_LINE || ((line_topologies >> topology) & 1)
+         && (polygon_mode == VK_POLYGON_MODE_LINE || (topology < 32 && ((line_topologies >> topology) & 1))
              || (stage_mask & line_emitters) != 0);
 }
 
