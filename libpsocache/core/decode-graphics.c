@@ -54,9 +54,9 @@ read_graphics_fixed (PscKeyReader *rd, GraphicsKeyFixed *k)
       || st->binding_count > PSC_MAX_VERTEX_BINDINGS || st->attribute_count > PSC_MAX_VERTEX_ATTRIBUTES
       || st->blend_count > PSC_MAX_COLOR_ATTACHMENTS
       || st->viewport_count > PSC_MAX_VIEWPORTS || st->scissor_count > PSC_MAX_VIEWPORTS
-      /* A sample count is a VkSampleCountFlagBits: a power of two up to 64
+      /* A sample count is 0 (no multisample state) or a power of two up to 64
        * (it is shifted by below: untrusted bytes must not pick the shift). */
-      || st->samples == 0 || st->samples > 64 || (st->samples & (st->samples - 1)) != 0
+      || st->samples > 64 || (st->samples & (st->samples - 1)) != 0
       /* Used as shift counts and table indexes before the rebuilt create
        * info is validated again. */
       || st->topology > VK_PRIMITIVE_TOPOLOGY_PATCH_LIST || st->polygon_mode > VK_POLYGON_MODE_POINT
