@@ -57,24 +57,7 @@ entry_release_deps (PscLiveEntry *e)
   for (guint i = 0; i < e->n_deps; i++)
     {
       psc_resource_remove_listener (e->deps[i], on_invalidated, e);
-      /* Each wrapper kind starts with its PscResource: unref by kind. */
-      switch (e->deps[i]->kind)
-        {
-        case PSC_RESOURCE_KIND_BUFFER:
-          psc_buffer_unref ((PscBuffer *) e->deps[i]);
-          break;
-        case PSC_RESOURCE_KIND_IMAGE_VIEW:
-          psc_image_view_unref ((PscImageView *) e->deps[i]);
-          break;
-        case PSC_RESOURCE_KIND_SAMPLER:
-          psc_sampler_unref ((PscSampler *) e->deps[i]);
-          break;
-        case PSC_RESOURCE_KIND_BUFFER_VIEW:
-          psc_buffer_view_unref ((PscBufferView *) e->deps[i]);
-          break;
-        default:
-          g_assert_not_reached ();
-        }
+      psc_resource_unref (e->deps[i]);
     }
   g_clear_pointer (&e->deps, g_free);
   e->n_deps = 0;
@@ -114,13 +97,6 @@ on_invalidated (gpointer data, gconstpointer resource)
       return;
     }
   entry_retire (e);
-}
-
-static PscResource *
-resource_ref (PscResource *r)
-{
-  g_atomic_rc_box_acquire (r);
-  return r;
 }
 
 void
@@ -185,7 +161,7 @@ psc_live_cache_insert (PscLiveCache *c, const void *key, gsize len, gpointer pay
   g_hash_table_add (c->table, e);
   for (guint i = 0; i < n_deps; i++)
     {
-      e->deps[e->n_deps++] = resource_ref (deps[i]);
+      e->deps[e->n_deps++] = psc_resource_ref (deps[i]);
       /* Already invalidated: the listener retires it at once (and the
        * dependencies go with it). */
       if (!psc_resource_add_listener (deps[i], on_invalidated, e))

@@ -69,6 +69,11 @@ psc_resource_is_invalidated (const PscResource *r)
   return g_atomic_int_get ((gint *) &r->invalidated) != 0;
 }
 
+/* A reference on any wrapper, through its head (the unref is the kind's:
+ * the last one runs that kind's clean-up). */
+PscResource *psc_resource_ref (PscResource *r);
+void psc_resource_unref (PscResource *r);
+
 /* Adds a listener; if the resource is already invalidated, @fn runs at
  * once (and FALSE is returned). */
 gboolean psc_resource_add_listener (PscResource *r, PscResourceListener fn, gpointer data);

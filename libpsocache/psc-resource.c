@@ -997,3 +997,32 @@ psc_buffer_view_is_invalidated (PscBufferView *self)
   g_return_val_if_fail (self != NULL, TRUE);
   return psc_resource_is_invalidated (&self->base);
 }
+
+PscResource *
+psc_resource_ref (PscResource *r)
+{
+  g_atomic_rc_box_acquire (r);
+  return r;
+}
+
+void
+psc_resource_unref (PscResource *r)
+{
+  switch (r->kind)
+    {
+    case PSC_RESOURCE_KIND_BUFFER:
+      psc_buffer_unref ((PscBuffer *) r);
+      break;
+    case PSC_RESOURCE_KIND_IMAGE_VIEW:
+      psc_image_view_unref ((PscImageView *) r);
+      break;
+    case PSC_RESOURCE_KIND_SAMPLER:
+      psc_sampler_unref ((PscSampler *) r);
+      break;
+    case PSC_RESOURCE_KIND_BUFFER_VIEW:
+      psc_buffer_view_unref ((PscBufferView *) r);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}

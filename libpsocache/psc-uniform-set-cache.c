@@ -25,7 +25,6 @@ struct _PscUniformSetCache {
 };
 
 typedef struct {
-  PscUniformSetCache *cache;
   Pool *pool;
   PscDescriptorSet *set;
 } Payload;
@@ -244,7 +243,6 @@ create_set (PscUniformSetCache *self, PscDescriptorLayout *layout, guint n,
   if (pool == NULL)
     return NULL;
   p = g_new0 (Payload, 1);
-  p->cache = self;
   p->pool = pool;
   p->set = psc_descriptor_pool_allocate_managed (pool->pool, layout, 0, error);
   if (p->set == NULL)
