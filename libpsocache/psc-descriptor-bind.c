@@ -9,20 +9,6 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-struct _PscDescriptorAccess {
-  guint set;
-  guint32 binding, array_element;
-  VkDescriptorType type;
-  PscBuffer *buffer;            /* borrowed from the set's entry */
-  PscImageView *view;           /* borrowed */
-  guint64 handle;               /* VkBuffer or VkImage */
-  VkDeviceSize offset, range;
-  VkImageLayout layout;
-  VkImageSubresourceRange subresource;
-  VkPipelineStageFlags2 stages;
-  VkAccessFlags2 access;
-};
-
 struct _PscBindPlan {
   GPtrArray *sets;              /* PscDescriptorSet, references */
   GArray *handles;              /* VkDescriptorSet */
@@ -39,10 +25,13 @@ is_dynamic (VkDescriptorType type)
          type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
 }
 
+G_DEFINE_BOXED_TYPE (PscBindPlan, psc_bind_plan, psc_bind_plan_ref, psc_bind_plan_unref)
+
 /**
- * psc_bind_plan_new: (skip)
+ * psc_bind_plan_new:
  *
  * A plan to build before each `vkCmdBindDescriptorSets` of managed sets.
+ * A plan is used by one thread at a time.
  *
  * Returns: (transfer full): a new plan
  *
@@ -51,7 +40,7 @@ is_dynamic (VkDescriptorType type)
 PscBindPlan *
 psc_bind_plan_new (void)
 {
-  PscBindPlan *self = g_new0 (PscBindPlan, 1);
+  PscBindPlan *self = g_atomic_rc_box_new0 (PscBindPlan);
 
   self->sets = g_ptr_array_new_with_free_func ((GDestroyNotify) psc_descriptor_set_unref);
   self->handles = g_array_new (FALSE, TRUE, sizeof (VkDescriptorSet));
@@ -63,25 +52,49 @@ psc_bind_plan_new (void)
 }
 
 /**
- * psc_bind_plan_free: (skip)
- * @self: (nullable): a plan
+ * psc_bind_plan_ref:
+ * @self: a plan
  *
- * Frees the plan (and its references on the sets of its last build).
+ * Takes a reference.
+ *
+ * Returns: (transfer full): @self
  *
  * Since: 0.3
  */
-void
-psc_bind_plan_free (PscBindPlan *self)
+PscBindPlan *
+psc_bind_plan_ref (PscBindPlan *self)
 {
-  if (self == NULL)
-    return;
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+static void
+plan_clear (gpointer data)
+{
+  PscBindPlan *self = data;
+
   g_ptr_array_unref (self->sets);
   g_array_unref (self->handles);
   g_array_unref (self->offsets);
   g_array_unref (self->given);
   g_array_unref (self->bases);
   g_array_unref (self->accesses);
-  g_free (self);
+}
+
+/**
+ * psc_bind_plan_unref:
+ * @self: (transfer full): a plan
+ *
+ * Drops a reference; the last one frees the plan (and its references on
+ * the sets of its last build).
+ *
+ * Since: 0.3
+ */
+void
+psc_bind_plan_unref (PscBindPlan *self)
+{
+  g_return_if_fail (self != NULL);
+  g_atomic_rc_box_release_full (self, plan_clear);
 }
 
 /* The position of (@binding, @element) among @set's dynamic descriptors,
@@ -188,6 +201,13 @@ collect_sets (PscBindPlan *self, guint n_sets, PscDescriptorSet *const *sets, gu
           g_prefix_error (error, "sets[%u]: ", s);
           return FALSE;
         }
+      if (set->required_empty > 0)
+        {
+          g_set_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_INCOMPLETE,
+                       _("sets[%u]: %u slots of bindings that are not PARTIALLY_BOUND are "
+                         "empty (the set was never committed whole)"), s, set->required_empty);
+          return FALSE;
+        }
       l = set->layout;
       g_ptr_array_add (self->sets, psc_descriptor_set_ref ((PscDescriptorSet *) set));
       g_array_append_val (self->handles, set->handle);
@@ -200,7 +220,7 @@ collect_sets (PscBindPlan *self, guint n_sets, PscDescriptorSet *const *sets, gu
 }
 
 /**
- * psc_bind_plan_build: (skip)
+ * psc_bind_plan_build:
  * @self: a plan
  * @n_sets: how many sets are bound, from the first set index given to
  *   `vkCmdBindDescriptorSets`
@@ -217,7 +237,9 @@ collect_sets (PscBindPlan *self, guint n_sets, PscDescriptorSet *const *sets, gu
  * order, then binding number, then array element. Checked, naming
  * `offsets[i]`:
  *
- * - no set is stale (%PSC_DESCRIPTOR_ERROR_STALE_SET, `sets[i]`);
+ * - no set is stale (%PSC_DESCRIPTOR_ERROR_STALE_SET, `sets[i]`) or
+ *   incomplete: a set whose required slots were never all written
+ *   (%PSC_DESCRIPTOR_ERROR_INCOMPLETE);
  * - exactly one offset per dynamic descriptor of the sets: the count, the
  *   set index, the binding (dynamic, in the layout), the element, no
  *   duplicate;
@@ -326,13 +348,13 @@ psc_bind_plan_get_sets (PscBindPlan *self,
 }
 
 /**
- * psc_bind_plan_get_dynamic_offsets: (skip)
+ * psc_bind_plan_get_dynamic_offsets:
  * @self: a built plan
  * @n_offsets: (out): how many
  *
  * Gets the dynamic offsets in Vulkan's order.
  *
- * Returns: (array length=n_offsets): the offsets (owned by the plan, valid
+ * Returns: (array length=n_offsets) (transfer none): the offsets (owned by the plan, valid
  *   until its next build)
  *
  * Since: 0.3
@@ -453,7 +475,7 @@ collect_set (PscBindPlan *self, guint s, GError **error)
 }
 
 /**
- * psc_bind_plan_collect_accesses: (skip)
+ * psc_bind_plan_collect_accesses:
  * @self: a built plan
  * @error: return location for a #GError
  *
@@ -500,7 +522,7 @@ psc_bind_plan_collect_accesses (PscBindPlan  *self,
 }
 
 /**
- * psc_bind_plan_get_n_accesses: (skip)
+ * psc_bind_plan_get_n_accesses:
  * @self: a plan
  *
  * Counts the accesses the last psc_bind_plan_collect_accesses() found.
@@ -517,7 +539,7 @@ psc_bind_plan_get_n_accesses (PscBindPlan *self)
 }
 
 /**
- * psc_bind_plan_get_access: (skip)
+ * psc_bind_plan_get_access:
  * @self: a plan
  * @i: less than psc_bind_plan_get_n_accesses()
  *
@@ -545,7 +567,7 @@ psc_bind_plan_get_access (PscBindPlan *self,
   }
 
 /**
- * psc_descriptor_access_get_set: (skip)
+ * psc_descriptor_access_get_set:
  * @self: an access
  *
  * Gets the set's index in the plan's sets.
@@ -557,7 +579,7 @@ psc_bind_plan_get_access (PscBindPlan *self,
 PSC_ACCESS_GETTER (guint, set, set, 0)
 
 /**
- * psc_descriptor_access_get_binding: (skip)
+ * psc_descriptor_access_get_binding:
  * @self: an access
  *
  * Gets the binding.
@@ -569,7 +591,7 @@ PSC_ACCESS_GETTER (guint, set, set, 0)
 PSC_ACCESS_GETTER (guint32, binding, binding, 0)
 
 /**
- * psc_descriptor_access_get_array_element: (skip)
+ * psc_descriptor_access_get_array_element:
  * @self: an access
  *
  * Gets the array element.
@@ -593,7 +615,7 @@ PSC_ACCESS_GETTER (guint32, array_element, array_element, 0)
 PSC_ACCESS_GETTER (VkDescriptorType, descriptor_type, type, VK_DESCRIPTOR_TYPE_MAX_ENUM)
 
 /**
- * psc_descriptor_access_get_buffer: (skip)
+ * psc_descriptor_access_get_buffer:
  * @self: an access
  *
  * Gets the buffer accessed (a texel buffer's view's buffer).
@@ -605,7 +627,7 @@ PSC_ACCESS_GETTER (VkDescriptorType, descriptor_type, type, VK_DESCRIPTOR_TYPE_M
 PSC_ACCESS_GETTER (PscBuffer *, buffer, buffer, NULL)
 
 /**
- * psc_descriptor_access_get_image_view: (skip)
+ * psc_descriptor_access_get_image_view:
  * @self: an access
  *
  * Gets the image view accessed.
@@ -617,7 +639,7 @@ PSC_ACCESS_GETTER (PscBuffer *, buffer, buffer, NULL)
 PSC_ACCESS_GETTER (PscImageView *, image_view, view, NULL)
 
 /**
- * psc_descriptor_access_get_handle: (skip)
+ * psc_descriptor_access_get_handle:
  * @self: an access
  *
  * Gets the raw handle of the resource accessed, for identity.
@@ -629,7 +651,7 @@ PSC_ACCESS_GETTER (PscImageView *, image_view, view, NULL)
 PSC_ACCESS_GETTER (guint64, handle, handle, 0)
 
 /**
- * psc_descriptor_access_get_offset: (skip)
+ * psc_descriptor_access_get_offset:
  * @self: an access
  *
  * Gets where a buffer access starts.
@@ -641,7 +663,7 @@ PSC_ACCESS_GETTER (guint64, handle, handle, 0)
 PSC_ACCESS_GETTER (guint64, offset, offset, 0)
 
 /**
- * psc_descriptor_access_get_range: (skip)
+ * psc_descriptor_access_get_range:
  * @self: an access
  *
  * Gets a buffer access's size.

@@ -197,6 +197,28 @@ compare_facts (const void *a, const void *b)
   return x->binding < y->binding ? -1 : x->binding > y->binding;
 }
 
+static void
+set_buffer_limits (PscDevice *device, PscBindingFacts *b)
+{
+  const VkPhysicalDeviceLimits *limits = psc_device_get_limits (device);
+
+  switch (b->type)
+    {
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+      b->align_mask = MAX (limits->minUniformBufferOffsetAlignment, 1) - 1;
+      b->max_range = limits->maxUniformBufferRange;
+      break;
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+      b->align_mask = MAX (limits->minStorageBufferOffsetAlignment, 1) - 1;
+      b->max_range = limits->maxStorageBufferRange;
+      break;
+    default:
+      break;
+    }
+}
+
 /* Every binding checked; the facts in binding order with their slots. */
 static gboolean
 collect_facts (PscDescriptorLayout *self, const VkDescriptorSetLayoutCreateInfo *info,
@@ -241,6 +263,9 @@ collect_facts (PscDescriptorLayout *self, const VkDescriptorSetLayoutCreateInfo 
         }
       self->bindings[i].first_slot = slot;
       slot += self->bindings[i].count;
+      if (self->bindings[i].binding < PSC_DESCRIPTOR_DIRECT_BINDINGS)
+        self->direct[self->bindings[i].binding] = (guint8) (i + 1);
+      set_buffer_limits (self->device, &self->bindings[i]);
     }
   self->n_slots = slot;
   return TRUE;
@@ -401,7 +426,7 @@ psc_descriptor_layout_get_n_bindings (PscDescriptorLayout *self)
 }
 
 const PscBindingFacts *
-psc_descriptor_layout_find (const PscDescriptorLayout *layout, guint32 binding)
+psc_descriptor_layout_search (const PscDescriptorLayout *layout, guint32 binding)
 {
   guint lo = 0, hi = layout->n_bindings;
 
@@ -419,14 +444,14 @@ psc_descriptor_layout_find (const PscDescriptorLayout *layout, guint32 binding)
 }
 
 /**
- * psc_descriptor_layout_get_binding: (skip)
+ * psc_descriptor_layout_get_binding:
  * @self: a layout
  * @binding: a binding number
- * @out_type: (out) (optional): its descriptor type
+ * @out_type: (out) (optional) (type guint32): its descriptor type
  * @out_count: (out) (optional): its descriptor count (a variable binding's
  *   maximum)
- * @out_stages: (out) (optional): its shader stages
- * @out_flags: (out) (optional): its binding flags
+ * @out_stages: (out) (optional) (type guint32): its shader stages
+ * @out_flags: (out) (optional) (type guint32): its binding flags
  *
  * The retained facts of one binding.
  *

@@ -25,6 +25,7 @@ psc_descriptor_plan_clear (PscDescriptorPlan *plan)
   g_free (plan->image_infos);
   g_free (plan->texel_views);
   g_free (plan->slots);
+  g_free (plan->memo);
   memset (plan, 0, sizeof *plan);
 }
 
@@ -40,6 +41,8 @@ plan_reserve (PscDescriptorPlan *plan, guint n)
   plan->image_infos = g_renew (VkDescriptorImageInfo, plan->image_infos, plan->capacity);
   plan->texel_views = g_renew (VkBufferView, plan->texel_views, plan->capacity);
   plan->slots = g_renew (PscPlannedSlot, plan->slots, plan->capacity);
+  plan->memo = g_renew (PscStagedWrite, plan->memo, plan->capacity);
+  plan->memo_n = 0;
 }
 
 static PscSlotKind
@@ -122,13 +125,10 @@ static gboolean
 check_buffer (const PscDescriptorSet *set, const PscBindingFacts *b, const PscStagedWrite *w,
               guint i, VkDeviceSize *range, GError **error)
 {
-  const VkPhysicalDeviceLimits *limits = psc_device_get_limits (set->layout->device);
   gboolean uniform = b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
                      b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
   VkDeviceSize size = w->buffer->size;
-  VkDeviceSize align = uniform ? limits->minUniformBufferOffsetAlignment
-                               : limits->minStorageBufferOffsetAlignment;
-  guint64 max_range = uniform ? limits->maxUniformBufferRange : limits->maxStorageBufferRange;
+  guint64 max_range = b->max_range;
 
   if (w->buffer->base.device != set->layout->device)
     return fail_device (error, i, "buffer");
@@ -142,13 +142,13 @@ check_buffer (const PscDescriptorSet *set, const PscBindingFacts *b, const PscSt
       return FALSE;
     }
   /* The limits are powers of two (Vulkan requires it). */
-  if (align > 1 && (w->offset & (align - 1)) != 0)
+  if ((w->offset & b->align_mask) != 0)
     {
       g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
                    _("writes[%u].offset: %" G_GUINT64_FORMAT " is not a multiple of %s (%" G_GUINT64_FORMAT ")"),
                    i, (guint64) w->offset,
                    uniform ? "minUniformBufferOffsetAlignment" : "minStorageBufferOffsetAlignment",
-                   (guint64) align);
+                   (guint64) b->align_mask + 1);
       return FALSE;
     }
   *range = w->range == VK_WHOLE_SIZE ? size - w->offset : w->range;
@@ -232,6 +232,10 @@ check_texel_buffer (const PscDescriptorSet *set, const PscStagedWrite *w, guint 
   return TRUE;
 }
 
+static gboolean check_resources (const PscDescriptorSet *set, const PscBindingFacts *b,
+                                 const PscStagedWrite *w, guint i, VkDeviceSize *range,
+                                 GError **error);
+
 /* One write against its binding's facts; @range gets a buffer's
  * normalized range. */
 static gboolean
@@ -272,6 +276,14 @@ check_write (const PscDescriptorSet *set, const PscStagedWrite *w, guint i,
                    w->binding, (int) b->type, kind_name (expected), kind_name (w->kind));
       return FALSE;
     }
+  return check_resources (set, b, w, i, range, error);
+}
+
+/* What one write binds, against its binding (whose kind it matches). */
+static inline gboolean
+check_resources (const PscDescriptorSet *set, const PscBindingFacts *b, const PscStagedWrite *w,
+                 guint i, VkDeviceSize *range, GError **error)
+{
   switch (w->kind)
     {
     case PSC_SLOT_BUFFER:
@@ -415,12 +427,92 @@ add_vulkan_write (PscDescriptorPlan *plan, const PscDescriptorSet *set, const Ps
   plan->writes[plan->n_writes++] = vw;
 }
 
+/* The infos of Vulkan write @k (the shape is the memo's). */
+static void
+refill_vulkan_write (PscDescriptorPlan *plan, const PscStagedWrite *w, guint k)
+{
+  switch (w->kind)
+    {
+    case PSC_SLOT_BUFFER:
+      plan->buffer_infos[k] = (VkDescriptorBufferInfo) { w->buffer->buffer, w->offset, plan->slots[k].range };
+      break;
+    case PSC_SLOT_IMAGE:
+      plan->image_infos[k] = (VkDescriptorImageInfo) {
+        w->sampler != NULL ? w->sampler->sampler : VK_NULL_HANDLE, w->view->view, w->layout };
+      break;
+    case PSC_SLOT_SAMPLER:
+      plan->image_infos[k].sampler = w->sampler->sampler;
+      break;
+    default:
+      plan->texel_views[k] = w->buffer_view->view;
+      break;
+    }
+}
+
+/* The batch in the memo's shape: every check that does not depend on the
+ * shape (the resources, completeness), the shape's slots and Vulkan writes
+ * reused. FALSE with @error set if a check fails; -1 if the shape differs
+ * (nothing failed: the full build decides). */
+static int
+build_from_memo (PscDescriptorPlan *plan, const PscDescriptorSet *set, const PscStagedWrite *writes,
+                 guint n_writes, GError **error)
+{
+  gint64 delta = 0;
+
+  if (n_writes != plan->memo_n)
+    return -1;
+  for (guint i = 0; i < n_writes; i++)
+    {
+      const PscStagedWrite *m = &plan->memo[i], *w = &writes[i];
+
+      if (w->binding != m->binding || w->array_element != m->array_element || w->kind != m->kind)
+        return -1;
+    }
+  for (guint i = 0; i < n_writes; i++)
+    {
+      PscPlannedSlot *p = &plan->slots[i];
+
+      if (!check_resources (set, p->facts, &writes[i], i, &p->range, error))
+        return FALSE;
+      refill_vulkan_write (plan, &writes[i], i);
+      /* No clear in the shape: a slot is filled afterwards. */
+      if (psc_binding_requires_fill (p->facts) && set->slots[p->slot].kind == PSC_SLOT_EMPTY)
+        delta--;
+    }
+  plan->required_empty_delta = delta;
+  return TRUE;
+}
+
+/* Keeps the shape of a plan that has the simple one. */
+static void
+remember_shape (PscDescriptorPlan *plan, const PscStagedWrite *writes, guint n_writes)
+{
+  plan->memo_n = 0;
+  if (plan->n_slots != n_writes || plan->n_writes != n_writes)
+    return;                     /* a slot twice, or a clear */
+  for (guint k = 0; k < n_writes; k++)
+    if (plan->slots[k].write != k)
+      return;                   /* not staged in slot order */
+  for (guint k = 0; k < n_writes; k++)
+    plan->memo[k] = (PscStagedWrite) {
+      .binding = writes[k].binding, .array_element = writes[k].array_element, .kind = writes[k].kind,
+    };
+  plan->memo_n = n_writes;
+}
+
 gboolean
 psc_descriptor_plan_build (PscDescriptorPlan *plan, const PscDescriptorSet *set,
                            const PscStagedWrite *writes, guint n_writes, GError **error)
 {
   gint64 delta = 0;
 
+  if (plan->memo_n != 0)
+    {
+      int r = build_from_memo (plan, set, writes, n_writes, error);
+      if (r >= 0)
+        return r;
+    }
+  plan->memo_n = 0;             /* the arrays are rebuilt */
   plan_reserve (plan, n_writes);
   plan->n_writes = 0;
   plan->n_slots = 0;
@@ -461,5 +553,6 @@ psc_descriptor_plan_build (PscDescriptorPlan *plan, const PscDescriptorSet *set,
       const PscPlannedSlot *p = &plan->slots[k];
       add_vulkan_write (plan, set, &writes[p->write], p, k);
     }
+  remember_shape (plan, writes, n_writes);
   return TRUE;
 }

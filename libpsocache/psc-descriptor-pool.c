@@ -324,10 +324,10 @@ psc_descriptor_pool_allocate_managed (PscDescriptorPool    *self,
 }
 
 /**
- * psc_descriptor_pool_allocate_untracked: (skip)
+ * psc_descriptor_pool_allocate_untracked:
  * @self: a pool
- * @layout: any descriptor-set layout of the pool's device
- * @out_set: (out): the set
+ * @layout: (type guint64): any descriptor-set layout of the pool's device
+ * @out_set: (out) (type guint64): the set
  * @error: return location for a #GError
  *
  * The escape hatch: a raw set that owns nothing, records no binding and
@@ -335,7 +335,7 @@ psc_descriptor_pool_allocate_managed (PscDescriptorPool    *self,
  * Its validity after a reset and the lifetime of what it binds are the
  * caller's.
  *
- * Returns: %TRUE on success, %FALSE with @error set
+ * Returns: (skip): %TRUE on success, %FALSE with @error set
  *
  * Since: 0.3
  */

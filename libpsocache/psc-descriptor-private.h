@@ -30,7 +30,14 @@ typedef struct {
   VkShaderStageFlags stages;
   VkDescriptorBindingFlags flags;
   guint32 first_slot;           /* its first slot in a set's slot array */
+  /* Buffer bindings: the device's offset alignment minus one (a power of
+   * two by the spec) and range limit for the type (0: none). */
+  VkDeviceSize align_mask;
+  guint64 max_range;
 } PscBindingFacts;
+
+/* Binding numbers below this find their facts by direct index. */
+#define PSC_DESCRIPTOR_DIRECT_BINDINGS 32
 
 struct _PscDescriptorLayout {
   PscDevice *device;
@@ -40,10 +47,22 @@ struct _PscDescriptorLayout {
   PscBindingFacts *bindings;    /* n_bindings */
   guint32 n_slots;              /* sum of the counts */
   gboolean has_variable;        /* the last binding is VARIABLE_DESCRIPTOR_COUNT */
+  /* Index + 1 into bindings of binding numbers below
+   * PSC_DESCRIPTOR_DIRECT_BINDINGS, 0 where there is none. */
+  guint8 direct[PSC_DESCRIPTOR_DIRECT_BINDINGS];
 };
 
-/* The binding facts of @binding, or NULL. */
-const PscBindingFacts *psc_descriptor_layout_find (const PscDescriptorLayout *layout, guint32 binding);
+/* The binding facts of @binding, or NULL (a binary search beyond the
+ * direct index). */
+const PscBindingFacts *psc_descriptor_layout_search (const PscDescriptorLayout *layout, guint32 binding);
+
+static inline const PscBindingFacts *
+psc_descriptor_layout_find (const PscDescriptorLayout *layout, guint32 binding)
+{
+  if (binding < PSC_DESCRIPTOR_DIRECT_BINDINGS)
+    return layout->direct[binding] != 0 ? &layout->bindings[layout->direct[binding] - 1] : NULL;
+  return psc_descriptor_layout_search (layout, binding);
+}
 
 struct _PscDescriptorPool {
   PscDevice *device;
@@ -102,10 +121,33 @@ psc_descriptor_set_binding_count (const PscDescriptorSet *set, const PscBindingF
   return (b->flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT) != 0
          ? set->variable_count : b->count;
 }
+/* Sets @error to PSC_DESCRIPTOR_ERROR_STALE_SET; FALSE. */
+gboolean psc_descriptor_set_fail_stale (const PscDescriptorSet *set, GError **error);
+
 /* FALSE with PSC_DESCRIPTOR_ERROR_STALE_SET if the pool moved on. */
-gboolean psc_descriptor_set_check_fresh (const PscDescriptorSet *set, GError **error);
+static inline gboolean
+psc_descriptor_set_check_fresh (const PscDescriptorSet *set, GError **error)
+{
+  return G_LIKELY (set->generation == set->pool->generation) || psc_descriptor_set_fail_stale (set, error);
+}
 /* Drops what @e retains and empties it. */
 void psc_descriptor_entry_clear (PscDescriptorEntry *e);
+
+/* What a bind plan reports per slot (psc-descriptor-bind.c); a copy made
+ * for bindings (psc-descriptor-bindings.c) holds references instead. */
+struct _PscDescriptorAccess {
+  guint set;
+  guint32 binding, array_element;
+  VkDescriptorType type;
+  PscBuffer *buffer;            /* borrowed from the set's entry */
+  PscImageView *view;           /* borrowed */
+  guint64 handle;               /* VkBuffer or VkImage */
+  VkDeviceSize offset, range;
+  VkImageLayout layout;
+  VkImageSubresourceRange subresource;
+  VkPipelineStageFlags2 stages;
+  VkAccessFlags2 access;
+};
 
 /* ---------------------------------------------------------------------------
  * The write plan (psc-descriptor-plan.c): the one validation of managed
@@ -150,6 +192,12 @@ typedef struct {
   guint n_slots;
   PscPlannedSlot *slots;        /* in slot order */
   gint64 required_empty_delta;  /* change of the set's required-but-empty slots */
+  /* The shape of the last plan, when it was the simple one (no clear, no
+   * slot twice, staged in slot order: write i is slot i and Vulkan write
+   * i): a batch of the same bindings, elements and kinds reuses its slots
+   * and Vulkan writes, and only its resources are checked and filled in. */
+  guint memo_n;                 /* 0: no shape to reuse */
+  PscStagedWrite *memo;         /* binding, array_element, kind of each write */
 } PscDescriptorPlan;
 
 void psc_descriptor_plan_init (PscDescriptorPlan *plan);

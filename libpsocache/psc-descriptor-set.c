@@ -22,10 +22,8 @@ psc_descriptor_entry_clear (PscDescriptorEntry *e)
 }
 
 gboolean
-psc_descriptor_set_check_fresh (const PscDescriptorSet *set, GError **error)
+psc_descriptor_set_fail_stale (const PscDescriptorSet *set, GError **error)
 {
-  if (set->generation == set->pool->generation)
-    return TRUE;
   g_set_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_STALE_SET,
                _("the set is stale: it was allocated in pool generation %" G_GUINT64_FORMAT
                  ", and the pool was reset or destroyed since (generation %" G_GUINT64_FORMAT ")"),
@@ -81,16 +79,17 @@ psc_descriptor_set_unref (PscDescriptorSet *self)
 }
 
 /**
- * psc_descriptor_set_get_handle: (skip)
+ * psc_descriptor_set_get_handle:
  * @self: a managed set
- * @out_set: (out): the `VkDescriptorSet`
+ * @out_set: (out) (type guint64): the `VkDescriptorSet`
  * @error: return location for a #GError
  *
  * The raw handle, if the set is not stale. Once returned it escapes the
  * wrapper: a later reset of the pool invalidates it without the wrapper
  * being able to revoke it (see [method@Psc.DescriptorPool.reset_unlocked]).
  *
- * Returns: %TRUE on success, %FALSE with %PSC_DESCRIPTOR_ERROR_STALE_SET
+ * Returns: (skip): %TRUE on success, %FALSE with
+ *   %PSC_DESCRIPTOR_ERROR_STALE_SET
  *
  * Since: 0.3
  */
@@ -201,7 +200,7 @@ find_slot (const PscDescriptorSet *set, guint32 binding, guint32 element, GError
 }
 
 /**
- * psc_descriptor_set_get_entry: (skip)
+ * psc_descriptor_set_get_entry:
  * @self: a managed set
  * @binding: a binding of its layout
  * @array_element: an element of it
@@ -307,7 +306,7 @@ psc_descriptor_set_write_raw_untracked (PscDescriptorSet            *self,
 }
 
 /**
- * psc_descriptor_entry_is_filled: (skip)
+ * psc_descriptor_entry_is_filled:
  * @self: an entry
  *
  * Whether the slot binds something.
@@ -324,7 +323,7 @@ psc_descriptor_entry_is_filled (const PscDescriptorEntry *self)
 }
 
 /**
- * psc_descriptor_entry_is_untracked: (skip)
+ * psc_descriptor_entry_is_untracked:
  * @self: an entry
  *
  * Whether the slot was written untracked.
@@ -359,7 +358,7 @@ psc_descriptor_entry_get_descriptor_type (const PscDescriptorEntry *self)
 }
 
 /**
- * psc_descriptor_entry_get_buffer: (skip)
+ * psc_descriptor_entry_get_buffer:
  * @self: an entry
  *
  * Gets the buffer a buffer entry retains.
@@ -376,7 +375,7 @@ psc_descriptor_entry_get_buffer (const PscDescriptorEntry *self)
 }
 
 /**
- * psc_descriptor_entry_get_offset: (skip)
+ * psc_descriptor_entry_get_offset:
  * @self: an entry
  *
  * Gets a buffer entry's offset.
@@ -393,7 +392,7 @@ psc_descriptor_entry_get_offset (const PscDescriptorEntry *self)
 }
 
 /**
- * psc_descriptor_entry_get_range: (skip)
+ * psc_descriptor_entry_get_range:
  * @self: an entry
  *
  * Gets a buffer entry's range in bytes.
@@ -410,7 +409,7 @@ psc_descriptor_entry_get_range (const PscDescriptorEntry *self)
 }
 
 /**
- * psc_descriptor_entry_get_image_view: (skip)
+ * psc_descriptor_entry_get_image_view:
  * @self: an entry
  *
  * Gets the view an image entry retains.
@@ -444,7 +443,7 @@ psc_descriptor_entry_get_image_layout (const PscDescriptorEntry *self)
 }
 
 /**
- * psc_descriptor_entry_get_sampler: (skip)
+ * psc_descriptor_entry_get_sampler:
  * @self: an entry
  *
  * Gets the sampler an entry retains.
@@ -462,7 +461,7 @@ psc_descriptor_entry_get_sampler (const PscDescriptorEntry *self)
 }
 
 /**
- * psc_descriptor_entry_get_buffer_view: (skip)
+ * psc_descriptor_entry_get_buffer_view:
  * @self: an entry
  *
  * Gets the view a texel-buffer entry retains.

@@ -10,10 +10,28 @@
 
 struct _PscDescriptorWriter {
   PscDescriptorSet *set;        /* owned reference */
-  PscStagedWrite *staged;       /* borrowing their resources */
+  gboolean retain;              /* staging takes references (bindings' writers) */
+  PscStagedWrite *staged;       /* borrowing their resources, unless retain */
   guint n_staged, staged_capacity;
   PscDescriptorPlan plan;       /* reused by every commit */
 };
+
+G_DEFINE_BOXED_TYPE (PscDescriptorWriter, psc_descriptor_writer,
+                     psc_descriptor_writer_ref, psc_descriptor_writer_unref)
+
+static PscDescriptorWriter *
+writer_new (PscDescriptorSet *set, gboolean retain, GError **error)
+{
+  PscDescriptorWriter *w;
+
+  if (!psc_descriptor_set_check_fresh (set, error))
+    return NULL;
+  w = g_atomic_rc_box_new0 (PscDescriptorWriter);
+  w->set = psc_descriptor_set_ref (set);
+  w->retain = retain;
+  psc_descriptor_plan_init (&w->plan);
+  return w;
+}
 
 /**
  * psc_descriptor_set_begin_write: (skip)
@@ -23,9 +41,9 @@ struct _PscDescriptorWriter {
  * A writer for the set. It stages writes; nothing reaches the set until
  * `psc_descriptor_writer_commit()`. A writer may commit several times.
  * Staging takes no reference: the resources staged must stay alive until
- * the commit (or the writer's free), as the structures given to
+ * the commit (or the writer's last reference), as the structures given to
  * `vkUpdateDescriptorSets` must; the commit takes the references the set
- * keeps.
+ * keeps. A writer is used by one thread at a time, the set's.
  *
  * Returns: (transfer full): a new writer, or %NULL with
  *   %PSC_DESCRIPTOR_ERROR_STALE_SET
@@ -36,17 +54,49 @@ PscDescriptorWriter *
 psc_descriptor_set_begin_write (PscDescriptorSet  *self,
                                 GError           **error)
 {
-  PscDescriptorWriter *w;
-
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  return writer_new (self, FALSE, error);
+}
 
-  if (!psc_descriptor_set_check_fresh (self, error))
-    return NULL;
-  w = g_new0 (PscDescriptorWriter, 1);
-  w->set = psc_descriptor_set_ref (self);
-  psc_descriptor_plan_init (&w->plan);
-  return w;
+/**
+ * psc_descriptor_set_begin_retained_write: (rename-to psc_descriptor_set_begin_write)
+ * @self: a managed set
+ * @error: return location for a #GError
+ *
+ * A writer like `psc_descriptor_set_begin_write()`'s whose staging takes a
+ * reference on every resource staged, dropped at the commit (or with the
+ * writer): for bindings, where nothing keeps a borrowed wrapper alive
+ * until the commit, and for C code that would rather not.
+ *
+ * Returns: (transfer full): a new writer, or %NULL with
+ *   %PSC_DESCRIPTOR_ERROR_STALE_SET
+ *
+ * Since: 0.3
+ */
+PscDescriptorWriter *
+psc_descriptor_set_begin_retained_write (PscDescriptorSet  *self,
+                                         GError           **error)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  return writer_new (self, TRUE, error);
+}
+
+/* Drops what a retaining writer staged; empties the batch. */
+static void
+unstage_all (PscDescriptorWriter *self)
+{
+  if (self->retain)
+    for (guint i = 0; i < self->n_staged; i++)
+      {
+        PscStagedWrite *w = &self->staged[i];
+        g_clear_pointer (&w->buffer, psc_buffer_unref);
+        g_clear_pointer (&w->view, psc_image_view_unref);
+        g_clear_pointer (&w->sampler, psc_sampler_unref);
+        g_clear_pointer (&w->buffer_view, psc_buffer_view_unref);
+      }
+  self->n_staged = 0;
 }
 
 static PscStagedWrite *
@@ -65,13 +115,13 @@ stage (PscDescriptorWriter *self, guint32 binding, guint32 array_element, PscSlo
 }
 
 /**
- * psc_descriptor_writer_write_buffer: (skip)
+ * psc_descriptor_writer_write_buffer:
  * @self: a writer
  * @binding: a uniform or storage buffer binding (dynamic or not)
  * @array_element: the element
  * @buffer: the buffer (borrowed until the commit)
- * @offset: the descriptor's base offset
- * @range: its range, or `VK_WHOLE_SIZE`
+ * @offset: (type guint64): the descriptor's base offset
+ * @range: (type guint64): its range, or `VK_WHOLE_SIZE`
  *
  * Stages a buffer descriptor. Checked at commit.
  *
@@ -90,19 +140,20 @@ psc_descriptor_writer_write_buffer (PscDescriptorWriter *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (buffer != NULL);
   w = stage (self, binding, array_element, PSC_SLOT_BUFFER);
-  w->buffer = buffer;
+  w->buffer = self->retain ? psc_buffer_ref (buffer) : buffer;
   w->offset = offset;
   w->range = range;
 }
 
 /**
- * psc_descriptor_writer_write_image: (skip)
+ * psc_descriptor_writer_write_image:
  * @self: a writer
  * @binding: a sampled image, storage image or combined image sampler
  *   binding
  * @array_element: the element
  * @view: the image view (borrowed until the commit)
- * @layout: the image's layout when the shader uses it
+ * @layout: (type guint32): the image's `VkImageLayout` when the shader
+ *   uses it
  * @sampler: (nullable): the sampler of a combined image sampler (%NULL
  *   for the other two types)
  *
@@ -123,13 +174,13 @@ psc_descriptor_writer_write_image (PscDescriptorWriter *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (view != NULL);
   w = stage (self, binding, array_element, PSC_SLOT_IMAGE);
-  w->view = view;
+  w->view = self->retain ? psc_image_view_ref (view) : view;
   w->layout = layout;
-  w->sampler = sampler;
+  w->sampler = self->retain && sampler != NULL ? psc_sampler_ref (sampler) : sampler;
 }
 
 /**
- * psc_descriptor_writer_write_sampler: (skip)
+ * psc_descriptor_writer_write_sampler:
  * @self: a writer
  * @binding: a sampler binding
  * @array_element: the element
@@ -150,11 +201,11 @@ psc_descriptor_writer_write_sampler (PscDescriptorWriter *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (sampler != NULL);
   w = stage (self, binding, array_element, PSC_SLOT_SAMPLER);
-  w->sampler = sampler;
+  w->sampler = self->retain ? psc_sampler_ref (sampler) : sampler;
 }
 
 /**
- * psc_descriptor_writer_write_texel_buffer: (skip)
+ * psc_descriptor_writer_write_texel_buffer:
  * @self: a writer
  * @binding: a uniform or storage texel buffer binding
  * @array_element: the element
@@ -175,11 +226,11 @@ psc_descriptor_writer_write_texel_buffer (PscDescriptorWriter *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (view != NULL);
   w = stage (self, binding, array_element, PSC_SLOT_TEXEL_BUFFER);
-  w->buffer_view = view;
+  w->buffer_view = self->retain ? psc_buffer_view_ref (view) : view;
 }
 
 /**
- * psc_descriptor_writer_clear: (skip)
+ * psc_descriptor_writer_clear:
  * @self: a writer
  * @binding: a `PARTIALLY_BOUND` binding
  * @array_element: the element
@@ -201,7 +252,7 @@ psc_descriptor_writer_clear (PscDescriptorWriter *self,
 }
 
 /**
- * psc_descriptor_writer_get_n_staged: (skip)
+ * psc_descriptor_writer_get_n_staged:
  * @self: a writer
  *
  * Counts the staged writes.
@@ -241,8 +292,19 @@ swap_owners (PscDescriptorWriter *self)
       const PscPlannedSlot *p = &self->plan.slots[k];
       const PscStagedWrite *w = &self->staged[p->write];
       PscDescriptorEntry *e = &set->slots[p->slot];
-      PscDescriptorEntry old = *e;
+      PscDescriptorEntry old;
 
+      if (e->kind == w->kind && e->buffer == w->buffer && e->view == w->view &&
+          e->sampler == w->sampler && e->buffer_view == w->buffer_view)
+        {
+          /* The same owners (the usual rewrite of an offset): no
+           * reference changes hands. */
+          e->offset = w->offset;
+          e->range = p->range;
+          e->layout = w->layout;
+          continue;
+        }
+      old = *e;
       memset (e, 0, sizeof *e);
       if (w->kind != PSC_SLOT_EMPTY)
         {
@@ -264,7 +326,7 @@ swap_owners (PscDescriptorWriter *self)
 #undef TAKE
 
 /**
- * psc_descriptor_writer_commit: (skip)
+ * psc_descriptor_writer_commit:
  * @self: a writer
  * @error: return location for a #GError
  *
@@ -329,25 +391,50 @@ psc_descriptor_writer_commit (PscDescriptorWriter  *self,
                                             0, NULL);
       swap_owners (self);
     }
-  self->n_staged = 0;
+  unstage_all (self);
   return ok;
 }
 
 /**
- * psc_descriptor_writer_free: (skip)
- * @self: (transfer full) (nullable): a writer
+ * psc_descriptor_writer_ref:
+ * @self: a writer
  *
- * Frees the writer and what it staged (uncommitted writes are dropped).
+ * Takes a reference.
+ *
+ * Returns: (transfer full): @self
+ *
+ * Since: 0.3
+ */
+PscDescriptorWriter *
+psc_descriptor_writer_ref (PscDescriptorWriter *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+static void
+writer_clear (gpointer data)
+{
+  PscDescriptorWriter *self = data;
+
+  unstage_all (self);
+  g_free (self->staged);
+  psc_descriptor_plan_clear (&self->plan);
+  psc_descriptor_set_unref (self->set);
+}
+
+/**
+ * psc_descriptor_writer_unref:
+ * @self: (transfer full): a writer
+ *
+ * Drops a reference; the last one frees the writer and what it staged
+ * (uncommitted writes are dropped).
  *
  * Since: 0.3
  */
 void
-psc_descriptor_writer_free (PscDescriptorWriter *self)
+psc_descriptor_writer_unref (PscDescriptorWriter *self)
 {
-  if (self == NULL)
-    return;
-  g_free (self->staged);
-  psc_descriptor_plan_clear (&self->plan);
-  psc_descriptor_set_unref (self->set);
-  g_free (self);
+  g_return_if_fail (self != NULL);
+  g_atomic_rc_box_release_full (self, writer_clear);
 }

@@ -1839,6 +1839,27 @@ psc_device_get_max_push_constants_size (PscDevice *self)
   return self->max_push_constants_size;
 }
 
+/**
+ * psc_device_get_vk_device:
+ * @self: a device
+ *
+ * Gets the `VkDevice` as an integer, for bindings that call Vulkan
+ * themselves (ctypes, a Vulkan binding) on the device the cache uses:
+ * to create the objects a resource wrapper such as [struct@Psc.Buffer]
+ * wraps. C code reads [struct@Psc.DeviceInfo]'s `device` through
+ * [method@Psc.Device.get_info]. Any thread.
+ *
+ * Returns: the `VkDevice` handle
+ *
+ * Since: 0.3
+ */
+guint64
+psc_device_get_vk_device (PscDevice *self)
+{
+  g_return_val_if_fail (PSC_IS_DEVICE (self), 0);
+  return (guint64) (guintptr) psc_device_get_info (self)->device;
+}
+
 void
 psc_device_fill_core_config (PscDevice     *self,
                              PscCoreConfig *cfg)

@@ -11,6 +11,7 @@
 #define PSC_FRAMEBUFFER_MAX_ATTACHMENTS 16
 
 struct _PscFramebufferCache {
+  GObject parent_instance;
   PscLiveCache live;
   PscDevice *device;
   VkDevice vk_device;
@@ -39,14 +40,40 @@ payload_destroy (gpointer data)
   g_free (p);
 }
 
+G_DEFINE_FINAL_TYPE (PscFramebufferCache, psc_framebuffer_cache, G_TYPE_OBJECT)
+
+static void
+psc_framebuffer_cache_finalize (GObject *object)
+{
+  PscFramebufferCache *self = PSC_FRAMEBUFFER_CACHE (object);
+
+  psc_live_cache_clear (&self->live);
+  g_object_unref (self->device);
+  G_OBJECT_CLASS (psc_framebuffer_cache_parent_class)->finalize (object);
+}
+
+static void
+psc_framebuffer_cache_class_init (PscFramebufferCacheClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = psc_framebuffer_cache_finalize;
+}
+
+static void
+psc_framebuffer_cache_init (PscFramebufferCache *self)
+{
+  (void) self;
+}
+
 /**
- * psc_framebuffer_cache_new: (skip)
+ * psc_framebuffer_cache_new:
  * @device: a device
  * @error: return location for a #GError
  *
  * A cache of framebuffers for the legacy (render-pass) backend. It is
- * single-threaded: every call, and the invalidation of every attachment,
- * happens on the thread that created it.
+ * single-threaded: every call, the invalidation of every attachment, and
+ * the last reference's release happen on the thread that created it. That
+ * release destroys every framebuffer (cached and retiring) at once: the
+ * caller guarantees the GPU no longer uses them.
  *
  * Returns: (transfer full): a new cache, or %NULL with @error set
  *
@@ -71,7 +98,7 @@ psc_framebuffer_cache_new (PscDevice  *device,
                            _("the device's framebuffer entry points cannot be loaded"));
       return NULL;
     }
-  self = g_new0 (PscFramebufferCache, 1);
+  self = g_object_new (PSC_TYPE_FRAMEBUFFER_CACHE, NULL);
   psc_live_cache_init (&self->live, payload_destroy);
   self->device = g_object_ref (device);
   self->vk_device = psc_device_get_info (device)->device;
@@ -79,25 +106,6 @@ psc_framebuffer_cache_new (PscDevice  *device,
   self->create = create;
   self->destroy = destroy;
   return self;
-}
-
-/**
- * psc_framebuffer_cache_free: (skip)
- * @self: (nullable): a cache
- *
- * Destroys every framebuffer (cached and retiring) at once: the caller
- * guarantees the GPU no longer uses them.
- *
- * Since: 0.3
- */
-void
-psc_framebuffer_cache_free (PscFramebufferCache *self)
-{
-  if (self == NULL)
-    return;
-  psc_live_cache_clear (&self->live);
-  g_object_unref (self->device);
-  g_free (self);
 }
 
 static gboolean
@@ -180,7 +188,7 @@ psc_framebuffer_cache_lookup (PscFramebufferCache  *self,
   };
   VkResult r;
 
-  g_return_val_if_fail (self != NULL, VK_NULL_HANDLE);
+  g_return_val_if_fail (PSC_IS_FRAMEBUFFER_CACHE (self), VK_NULL_HANDLE);
   g_return_val_if_fail (n_attachments == 0 || attachments != NULL, VK_NULL_HANDLE);
   g_return_val_if_fail (error == NULL || *error == NULL, VK_NULL_HANDLE);
 
@@ -230,7 +238,7 @@ psc_framebuffer_cache_lookup (PscFramebufferCache  *self,
 }
 
 /**
- * psc_framebuffer_cache_begin_frame: (skip)
+ * psc_framebuffer_cache_begin_frame:
  * @self: a cache
  * @frame: the frame that begins
  * @completed_timeline_value: the latest frame the GPU has completed
@@ -245,12 +253,12 @@ psc_framebuffer_cache_begin_frame (PscFramebufferCache *self,
                                    guint64              frame,
                                    guint64              completed_timeline_value)
 {
-  g_return_if_fail (self != NULL);
+  g_return_if_fail (PSC_IS_FRAMEBUFFER_CACHE (self));
   psc_live_cache_begin_frame (&self->live, frame, completed_timeline_value);
 }
 
 /**
- * psc_framebuffer_cache_get_n_entries: (skip)
+ * psc_framebuffer_cache_get_n_entries:
  * @self: a cache
  *
  * Counts the cached framebuffers.
@@ -262,12 +270,12 @@ psc_framebuffer_cache_begin_frame (PscFramebufferCache *self,
 guint
 psc_framebuffer_cache_get_n_entries (PscFramebufferCache *self)
 {
-  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (PSC_IS_FRAMEBUFFER_CACHE (self), 0);
   return psc_live_cache_n_entries (&self->live);
 }
 
 /**
- * psc_framebuffer_cache_get_n_retiring: (skip)
+ * psc_framebuffer_cache_get_n_retiring:
  * @self: a cache
  *
  * Counts the framebuffers an invalidation removed that wait for the
@@ -280,6 +288,6 @@ psc_framebuffer_cache_get_n_entries (PscFramebufferCache *self)
 guint
 psc_framebuffer_cache_get_n_retiring (PscFramebufferCache *self)
 {
-  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (PSC_IS_FRAMEBUFFER_CACHE (self), 0);
   return psc_live_cache_n_retiring (&self->live);
 }

@@ -12,7 +12,6 @@ typedef struct {
   gpointer data;
 } Listener;
 
-#define PSC_ALL_RESOURCE_FLAGS (PSC_RESOURCE_FLAGS_OWNED | PSC_RESOURCE_FLAGS_SWAPCHAIN_IMAGE)
 
 static gboolean
 check_flags (PscResourceFlags flags, PscResourceFlags allowed, GError **error)
@@ -152,10 +151,10 @@ resource_clear (PscResource *r)
 G_DEFINE_BOXED_TYPE (PscBuffer, psc_buffer, psc_buffer_ref, psc_buffer_unref)
 
 /**
- * psc_buffer_new: (skip)
+ * psc_buffer_new:
  * @device: the device @buffer was created on
- * @buffer: the buffer
- * @size: its size in bytes (`VkBufferCreateInfo.size`), at least 1
+ * @buffer: (type guint64): the buffer (bindings: the handle as an integer)
+ * @size: (type guint64): its size in bytes (`VkBufferCreateInfo.size`), at least 1
  * @flags: %PSC_RESOURCE_FLAGS_OWNED to hand @buffer over to the wrapper
  * @error: return location for a #GError
  *
@@ -437,7 +436,7 @@ psc_image_view_new (PscDevice                     *device,
                            image_mip_levels == 0 ? _("image_mip_levels: 0") : _("image_array_layers: 0"));
       return NULL;
     }
-  if (!check_flags (flags, PSC_ALL_RESOURCE_FLAGS, error) ||
+  if (!check_flags (flags, PSC_RESOURCE_FLAGS_OWNED | PSC_RESOURCE_FLAGS_SWAPCHAIN_IMAGE, error) ||
       !normalize_range (range, image_mip_levels, image_array_layers, &normalized, error))
     return NULL;
 
@@ -597,9 +596,10 @@ psc_image_view_is_invalidated (PscImageView *self)
 G_DEFINE_BOXED_TYPE (PscSampler, psc_sampler, psc_sampler_ref, psc_sampler_unref)
 
 /**
- * psc_sampler_new: (skip)
+ * psc_sampler_new:
  * @device: the device @sampler was created on
- * @sampler: the sampler: the application's, or one a [class@Psc.Cache]
+ * @sampler: (type guint64): the sampler (bindings: the handle as an
+ *   integer): the application's, or one a [class@Psc.Cache]
  *   issued (then without %PSC_RESOURCE_FLAGS_OWNED: the cache owns it and
  *   keeps samplers until it closes)
  * @flags: %PSC_RESOURCE_FLAGS_OWNED to hand @sampler over
@@ -748,12 +748,14 @@ psc_sampler_is_invalidated (PscSampler *self)
 G_DEFINE_BOXED_TYPE (PscBufferView, psc_buffer_view, psc_buffer_view_ref, psc_buffer_view_unref)
 
 /**
- * psc_buffer_view_new: (skip)
+ * psc_buffer_view_new:
  * @buffer: the buffer @view views (retained by the wrapper)
- * @view: the buffer view
- * @format: its format
- * @offset: its offset in @buffer, as given to `vkCreateBufferView`
- * @range: its range, or `VK_WHOLE_SIZE` (normalized to the rest of
+ * @view: (type guint64): the buffer view (bindings: the handle as an
+ *   integer)
+ * @format: (type guint32): its `VkFormat`
+ * @offset: (type guint64): its offset in @buffer, as given to
+ *   `vkCreateBufferView`
+ * @range: (type guint64): its range, or `VK_WHOLE_SIZE` (normalized to the rest of
  *   @buffer)
  * @flags: %PSC_RESOURCE_FLAGS_OWNED to hand @view over (never @buffer)
  * @error: return location for a #GError

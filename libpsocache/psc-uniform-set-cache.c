@@ -17,7 +17,8 @@ typedef struct {
 } Pool;
 
 struct _PscUniformSetCache {
-  PscLiveCache live;            /* first: payloads are Payload */
+  GObject parent_instance;
+  PscLiveCache live;            /* payloads are Payload */
   PscDevice *device;
   guint32 sets_per_pool;
   GPtrArray *pools;             /* Pool */
@@ -73,17 +74,45 @@ pool_free (gpointer data)
   g_free (p);
 }
 
+G_DEFINE_FINAL_TYPE (PscUniformSetCache, psc_uniform_set_cache, G_TYPE_OBJECT)
+
+static void
+psc_uniform_set_cache_finalize (GObject *object)
+{
+  PscUniformSetCache *self = PSC_UNIFORM_SET_CACHE (object);
+
+  psc_live_cache_clear (&self->live);
+  g_ptr_array_unref (self->pools);
+  g_byte_array_unref (self->key);
+  g_object_unref (self->device);
+  G_OBJECT_CLASS (psc_uniform_set_cache_parent_class)->finalize (object);
+}
+
+static void
+psc_uniform_set_cache_class_init (PscUniformSetCacheClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = psc_uniform_set_cache_finalize;
+}
+
+static void
+psc_uniform_set_cache_init (PscUniformSetCache *self)
+{
+  (void) self;
+}
+
 /**
- * psc_uniform_set_cache_new: (skip)
+ * psc_uniform_set_cache_new:
  * @device: a device
  * @sets_per_pool: how many sets each of the cache's pools holds (it adds
  *   pools as needed); its descriptor counts are 8 per set of each
  *   supported type
  * @error: return location for a #GError
  *
- * A cache of managed uniform sets. It is single-threaded: every call, and
- * the invalidation of every resource its sets bind, happens on the thread
- * that created it. Frames are given with
+ * A cache of managed uniform sets. It is single-threaded: every call, the
+ * invalidation of every resource its sets bind, and the last reference's
+ * release happen on the thread that created it. That release frees every
+ * set (cached and retiring) and the pools at once: the caller guarantees
+ * the GPU no longer uses them. Frames are given with
  * psc_uniform_set_cache_begin_frame() (the same timeline values as
  * [method@Psc.Cache.begin_frame]).
  *
@@ -107,34 +136,13 @@ psc_uniform_set_cache_new (PscDevice  *device,
                    _("sets_per_pool: %u is not between 1 and 65536"), sets_per_pool);
       return NULL;
     }
-  self = g_new0 (PscUniformSetCache, 1);
+  self = g_object_new (PSC_TYPE_UNIFORM_SET_CACHE, NULL);
   psc_live_cache_init (&self->live, payload_destroy);
   self->device = g_object_ref (device);
   self->sets_per_pool = sets_per_pool;
   self->pools = g_ptr_array_new_with_free_func (pool_free);
   self->key = g_byte_array_new ();
   return self;
-}
-
-/**
- * psc_uniform_set_cache_free: (skip)
- * @self: (nullable): a cache
- *
- * Releases every set (cached and retiring) and the pools at once: the
- * caller guarantees the GPU no longer uses them.
- *
- * Since: 0.3
- */
-void
-psc_uniform_set_cache_free (PscUniformSetCache *self)
-{
-  if (self == NULL)
-    return;
-  psc_live_cache_clear (&self->live);
-  g_ptr_array_unref (self->pools);
-  g_byte_array_unref (self->key);
-  g_object_unref (self->device);
-  g_free (self);
 }
 
 static guint64
@@ -328,7 +336,7 @@ psc_uniform_set_cache_lookup (PscUniformSetCache        *self,
   Payload *p;
   g_autofree PscResource **deps = NULL;
 
-  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (PSC_IS_UNIFORM_SET_CACHE (self), NULL);
   g_return_val_if_fail (layout != NULL, NULL);
   g_return_val_if_fail (n_resources == 0 || resources != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -354,7 +362,7 @@ psc_uniform_set_cache_lookup (PscUniformSetCache        *self,
 }
 
 /**
- * psc_uniform_set_cache_begin_frame: (skip)
+ * psc_uniform_set_cache_begin_frame:
  * @self: a cache
  * @frame: the frame that begins (lookups from now on are its uses)
  * @completed_timeline_value: the latest frame the GPU has completed
@@ -369,12 +377,12 @@ psc_uniform_set_cache_begin_frame (PscUniformSetCache *self,
                                    guint64             frame,
                                    guint64             completed_timeline_value)
 {
-  g_return_if_fail (self != NULL);
+  g_return_if_fail (PSC_IS_UNIFORM_SET_CACHE (self));
   psc_live_cache_begin_frame (&self->live, frame, completed_timeline_value);
 }
 
 /**
- * psc_uniform_set_cache_get_n_entries: (skip)
+ * psc_uniform_set_cache_get_n_entries:
  * @self: a cache
  *
  * Counts the cached sets.
@@ -386,12 +394,12 @@ psc_uniform_set_cache_begin_frame (PscUniformSetCache *self,
 guint
 psc_uniform_set_cache_get_n_entries (PscUniformSetCache *self)
 {
-  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (PSC_IS_UNIFORM_SET_CACHE (self), 0);
   return psc_live_cache_n_entries (&self->live);
 }
 
 /**
- * psc_uniform_set_cache_get_n_retiring: (skip)
+ * psc_uniform_set_cache_get_n_retiring:
  * @self: a cache
  *
  * Counts the sets removed by an invalidation that wait for the timeline.
@@ -403,12 +411,12 @@ psc_uniform_set_cache_get_n_entries (PscUniformSetCache *self)
 guint
 psc_uniform_set_cache_get_n_retiring (PscUniformSetCache *self)
 {
-  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (PSC_IS_UNIFORM_SET_CACHE (self), 0);
   return psc_live_cache_n_retiring (&self->live);
 }
 
 /**
- * psc_uniform_set_cache_get_hits: (skip)
+ * psc_uniform_set_cache_get_hits:
  * @self: a cache
  *
  * Counts the lookups answered from the cache.
@@ -420,12 +428,12 @@ psc_uniform_set_cache_get_n_retiring (PscUniformSetCache *self)
 guint64
 psc_uniform_set_cache_get_hits (PscUniformSetCache *self)
 {
-  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (PSC_IS_UNIFORM_SET_CACHE (self), 0);
   return self->live.hits;
 }
 
 /**
- * psc_uniform_set_cache_get_misses: (skip)
+ * psc_uniform_set_cache_get_misses:
  * @self: a cache
  *
  * Counts the lookups that made a set (or failed).
@@ -437,6 +445,6 @@ psc_uniform_set_cache_get_hits (PscUniformSetCache *self)
 guint64
 psc_uniform_set_cache_get_misses (PscUniformSetCache *self)
 {
-  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (PSC_IS_UNIFORM_SET_CACHE (self), 0);
   return self->live.misses;
 }

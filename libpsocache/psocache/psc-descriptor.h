@@ -77,6 +77,11 @@ typedef enum {
 #define PSC_TYPE_DESCRIPTOR_LAYOUT (psc_descriptor_layout_get_type ())
 #define PSC_TYPE_DESCRIPTOR_POOL (psc_descriptor_pool_get_type ())
 #define PSC_TYPE_DESCRIPTOR_SET (psc_descriptor_set_get_type ())
+#define PSC_TYPE_DESCRIPTOR_ENTRY (psc_descriptor_entry_get_type ())
+#define PSC_TYPE_DESCRIPTOR_WRITER (psc_descriptor_writer_get_type ())
+#define PSC_TYPE_DYNAMIC_OFFSET (psc_dynamic_offset_get_type ())
+#define PSC_TYPE_BIND_PLAN (psc_bind_plan_get_type ())
+#define PSC_TYPE_DESCRIPTOR_ACCESS (psc_descriptor_access_get_type ())
 
 /**
  * PscDescriptorLayout:
@@ -119,7 +124,8 @@ typedef struct _PscDescriptorSet PscDescriptorSet;
  * One slot of a managed set's binding map: what (binding, array element)
  * binds, read with the `psc_descriptor_entry_*` getters. It belongs to the
  * set and is valid until the set's next commit, untracked write or
- * release.
+ * release; a copy ([method@Psc.DescriptorEntry.copy], what bindings get)
+ * holds references of its own.
  *
  * Since: 0.3
  */
@@ -130,8 +136,8 @@ typedef struct _PscDescriptorEntry PscDescriptorEntry;
  *
  * Stages writes to a managed set and commits them together: the shared
  * validation builds a write plan first, and only a valid plan updates the
- * set and then its retained owners. Used on the set's thread; freed with
- * psc_descriptor_writer_free().
+ * set and then its retained owners. Used on the set's thread; reference
+ * counted (psc_descriptor_writer_unref()).
  *
  * Since: 0.3
  */
@@ -164,7 +170,7 @@ typedef struct {
  * dynamic offsets in Vulkan's order, validated; and on request the memory
  * accesses a draw with them performs, per binding (for a render graph).
  * Reused from draw to draw (no allocation once grown); one thread at a
- * time; freed with psc_bind_plan_free().
+ * time; reference counted (psc_bind_plan_unref()).
  *
  * Since: 0.3
  */
@@ -197,11 +203,18 @@ PscDescriptorLayout *psc_descriptor_layout_new (PscCache                        
                                                 const VkDescriptorSetLayoutCreateInfo *info,
                                                 GError                               **error);
 PSC_AVAILABLE_IN_0_3
+PscDescriptorLayout *psc_descriptor_layout_new_for_recipe (PscCache   *cache,
+                                                           PscRecipe  *recipe,
+                                                           guint       set,
+                                                           GError    **error);
+PSC_AVAILABLE_IN_0_3
 PscDescriptorLayout *psc_descriptor_layout_ref (PscDescriptorLayout *self);
 PSC_AVAILABLE_IN_0_3
 void psc_descriptor_layout_unref (PscDescriptorLayout *self);
 PSC_AVAILABLE_IN_0_3
 VkDescriptorSetLayout psc_descriptor_layout_get_handle (PscDescriptorLayout *self);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_descriptor_layout_get_handle_value (PscDescriptorLayout *self);
 PSC_AVAILABLE_IN_0_3
 guint psc_descriptor_layout_get_n_bindings (PscDescriptorLayout *self);
 PSC_AVAILABLE_IN_0_3
@@ -219,6 +232,11 @@ PSC_AVAILABLE_IN_0_3
 PscDescriptorPool *psc_descriptor_pool_new (PscDevice                        *device,
                                             const VkDescriptorPoolCreateInfo *info,
                                             GError                          **error);
+PSC_AVAILABLE_IN_0_3
+PscDescriptorPool *psc_descriptor_pool_new_for_layout (PscDevice            *device,
+                                                       PscDescriptorLayout  *layout,
+                                                       guint32               max_sets,
+                                                       GError              **error);
 PSC_AVAILABLE_IN_0_3
 PscDescriptorPool *psc_descriptor_pool_ref (PscDescriptorPool *self);
 PSC_AVAILABLE_IN_0_3
@@ -273,11 +291,19 @@ gboolean psc_descriptor_set_write_raw_untracked (PscDescriptorSet            *se
 
 /* Entries */
 PSC_AVAILABLE_IN_0_3
+GType psc_descriptor_entry_get_type (void) G_GNUC_CONST;
+PSC_AVAILABLE_IN_0_3
+PscDescriptorEntry *psc_descriptor_entry_copy (const PscDescriptorEntry *self);
+PSC_AVAILABLE_IN_0_3
+void psc_descriptor_entry_free (PscDescriptorEntry *self);
+PSC_AVAILABLE_IN_0_3
 gboolean psc_descriptor_entry_is_filled (const PscDescriptorEntry *self);
 PSC_AVAILABLE_IN_0_3
 gboolean psc_descriptor_entry_is_untracked (const PscDescriptorEntry *self);
 PSC_AVAILABLE_IN_0_3
 VkDescriptorType psc_descriptor_entry_get_descriptor_type (const PscDescriptorEntry *self);
+PSC_AVAILABLE_IN_0_3
+guint32 psc_descriptor_entry_get_descriptor_type_value (const PscDescriptorEntry *self);
 PSC_AVAILABLE_IN_0_3
 PscBuffer *psc_descriptor_entry_get_buffer (const PscDescriptorEntry *self);
 PSC_AVAILABLE_IN_0_3
@@ -289,14 +315,25 @@ PscImageView *psc_descriptor_entry_get_image_view (const PscDescriptorEntry *sel
 PSC_AVAILABLE_IN_0_3
 VkImageLayout psc_descriptor_entry_get_image_layout (const PscDescriptorEntry *self);
 PSC_AVAILABLE_IN_0_3
+guint32 psc_descriptor_entry_get_image_layout_value (const PscDescriptorEntry *self);
+PSC_AVAILABLE_IN_0_3
 PscSampler *psc_descriptor_entry_get_sampler (const PscDescriptorEntry *self);
 PSC_AVAILABLE_IN_0_3
 PscBufferView *psc_descriptor_entry_get_buffer_view (const PscDescriptorEntry *self);
 
 /* Writers */
 PSC_AVAILABLE_IN_0_3
+GType psc_descriptor_writer_get_type (void) G_GNUC_CONST;
+PSC_AVAILABLE_IN_0_3
 PscDescriptorWriter *psc_descriptor_set_begin_write (PscDescriptorSet  *self,
                                                      GError           **error);
+PSC_AVAILABLE_IN_0_3
+PscDescriptorWriter *psc_descriptor_set_begin_retained_write (PscDescriptorSet  *self,
+                                                              GError           **error);
+PSC_AVAILABLE_IN_0_3
+PscDescriptorWriter *psc_descriptor_writer_ref (PscDescriptorWriter *self);
+PSC_AVAILABLE_IN_0_3
+void psc_descriptor_writer_unref (PscDescriptorWriter *self);
 PSC_AVAILABLE_IN_0_3
 void psc_descriptor_writer_write_buffer (PscDescriptorWriter *self,
                                          guint32              binding,
@@ -330,14 +367,18 @@ guint psc_descriptor_writer_get_n_staged (PscDescriptorWriter *self);
 PSC_AVAILABLE_IN_0_3
 gboolean psc_descriptor_writer_commit (PscDescriptorWriter  *self,
                                        GError              **error);
-PSC_AVAILABLE_IN_0_3
-void psc_descriptor_writer_free (PscDescriptorWriter *self);
 
 /* Binding */
 PSC_AVAILABLE_IN_0_3
+GType psc_dynamic_offset_get_type (void) G_GNUC_CONST;
+PSC_AVAILABLE_IN_0_3
+GType psc_bind_plan_get_type (void) G_GNUC_CONST;
+PSC_AVAILABLE_IN_0_3
 PscBindPlan *psc_bind_plan_new (void);
 PSC_AVAILABLE_IN_0_3
-void psc_bind_plan_free (PscBindPlan *self);
+PscBindPlan *psc_bind_plan_ref (PscBindPlan *self);
+PSC_AVAILABLE_IN_0_3
+void psc_bind_plan_unref (PscBindPlan *self);
 PSC_AVAILABLE_IN_0_3
 gboolean psc_bind_plan_build (PscBindPlan                  *self,
                               guint                         n_sets,
@@ -348,6 +389,9 @@ gboolean psc_bind_plan_build (PscBindPlan                  *self,
 PSC_AVAILABLE_IN_0_3
 const VkDescriptorSet *psc_bind_plan_get_sets (PscBindPlan *self,
                                                guint       *n_sets);
+PSC_AVAILABLE_IN_0_3
+const guint64 *psc_bind_plan_get_set_handles (PscBindPlan *self,
+                                              guint       *n_sets);
 PSC_AVAILABLE_IN_0_3
 const guint32 *psc_bind_plan_get_dynamic_offsets (PscBindPlan *self,
                                                   guint       *n_offsets);
@@ -362,6 +406,12 @@ const PscDescriptorAccess *psc_bind_plan_get_access (PscBindPlan *self,
 
 /* Accesses */
 PSC_AVAILABLE_IN_0_3
+GType psc_descriptor_access_get_type (void) G_GNUC_CONST;
+PSC_AVAILABLE_IN_0_3
+PscDescriptorAccess *psc_descriptor_access_copy (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+void psc_descriptor_access_free (PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
 guint psc_descriptor_access_get_set (const PscDescriptorAccess *self);
 PSC_AVAILABLE_IN_0_3
 guint32 psc_descriptor_access_get_binding (const PscDescriptorAccess *self);
@@ -369,6 +419,8 @@ PSC_AVAILABLE_IN_0_3
 guint32 psc_descriptor_access_get_array_element (const PscDescriptorAccess *self);
 PSC_AVAILABLE_IN_0_3
 VkDescriptorType psc_descriptor_access_get_descriptor_type (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+guint32 psc_descriptor_access_get_descriptor_type_value (const PscDescriptorAccess *self);
 PSC_AVAILABLE_IN_0_3
 PscBuffer *psc_descriptor_access_get_buffer (const PscDescriptorAccess *self);
 PSC_AVAILABLE_IN_0_3
@@ -382,19 +434,34 @@ guint64 psc_descriptor_access_get_range (const PscDescriptorAccess *self);
 PSC_AVAILABLE_IN_0_3
 VkImageLayout psc_descriptor_access_get_image_layout (const PscDescriptorAccess *self);
 PSC_AVAILABLE_IN_0_3
+guint32 psc_descriptor_access_get_image_layout_value (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
 void psc_descriptor_access_get_subresource_range (const PscDescriptorAccess *self,
                                                   VkImageSubresourceRange   *out_range);
 PSC_AVAILABLE_IN_0_3
+void psc_descriptor_access_get_subresource_range_values (const PscDescriptorAccess *self,
+                                                         guint32                   *aspect_mask,
+                                                         guint32                   *base_mip_level,
+                                                         guint32                   *level_count,
+                                                         guint32                   *base_array_layer,
+                                                         guint32                   *layer_count);
+PSC_AVAILABLE_IN_0_3
 VkPipelineStageFlags2 psc_descriptor_access_get_stages (const PscDescriptorAccess *self);
 PSC_AVAILABLE_IN_0_3
+guint64 psc_descriptor_access_get_stages_value (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
 VkAccessFlags2 psc_descriptor_access_get_access (const PscDescriptorAccess *self);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_descriptor_access_get_access_value (const PscDescriptorAccess *self);
 
 G_GNUC_END_IGNORE_DEPRECATIONS
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscBindPlan, psc_bind_plan_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscBindPlan, psc_bind_plan_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDescriptorLayout, psc_descriptor_layout_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDescriptorPool, psc_descriptor_pool_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDescriptorSet, psc_descriptor_set_unref)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDescriptorWriter, psc_descriptor_writer_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDescriptorWriter, psc_descriptor_writer_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDescriptorEntry, psc_descriptor_entry_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscDescriptorAccess, psc_descriptor_access_free)
 
 G_END_DECLS

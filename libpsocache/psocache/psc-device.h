@@ -159,6 +159,8 @@ gboolean psc_device_get_descriptor_indexing (PscDevice *self);
 PSC_AVAILABLE_IN_0_3
 guint32 psc_device_get_max_push_constants_size (PscDevice *self);
 PSC_AVAILABLE_IN_0_3
+guint64 psc_device_get_vk_device (PscDevice *self);
+PSC_AVAILABLE_IN_0_3
 gboolean psc_device_get_enabled_feature (PscDevice *self, const char *name);
 
 G_END_DECLS

@@ -60,7 +60,22 @@ typedef struct {
  *
  * Since: 0.3
  */
-typedef struct _PscUniformSetCache PscUniformSetCache;
+#define PSC_TYPE_UNIFORM_SET_CACHE (psc_uniform_set_cache_get_type ())
+PSC_AVAILABLE_IN_0_3
+G_DECLARE_FINAL_TYPE (PscUniformSetCache, psc_uniform_set_cache, PSC, UNIFORM_SET_CACHE, GObject)
+
+/**
+ * PscUniformResourceList:
+ *
+ * The resources of one uniform set, built slot by slot, with a reference
+ * on each: the key and the contents of a
+ * [method@Psc.UniformSetCache.lookup] from bindings (C code may also pass
+ * an array of [struct@Psc.UniformResource]).
+ *
+ * Since: 0.3
+ */
+typedef struct _PscUniformResourceList PscUniformResourceList;
+#define PSC_TYPE_UNIFORM_RESOURCE_LIST (psc_uniform_resource_list_get_type ())
 
 /**
  * PscFramebufferCache:
@@ -73,7 +88,9 @@ typedef struct _PscUniformSetCache PscUniformSetCache;
  *
  * Since: 0.3
  */
-typedef struct _PscFramebufferCache PscFramebufferCache;
+#define PSC_TYPE_FRAMEBUFFER_CACHE (psc_framebuffer_cache_get_type ())
+PSC_AVAILABLE_IN_0_3
+G_DECLARE_FINAL_TYPE (PscFramebufferCache, psc_framebuffer_cache, PSC, FRAMEBUFFER_CACHE, GObject)
 
 G_GNUC_BEGIN_IGNORE_DEPRECATIONS
 
@@ -82,8 +99,6 @@ PscUniformSetCache *psc_uniform_set_cache_new (PscDevice  *device,
                                                guint32     sets_per_pool,
                                                GError    **error);
 PSC_AVAILABLE_IN_0_3
-void psc_uniform_set_cache_free (PscUniformSetCache *self);
-PSC_AVAILABLE_IN_0_3
 PscDescriptorSet *psc_uniform_set_cache_lookup (PscUniformSetCache        *self,
                                                 VkPipelineLayout           pipeline_layout,
                                                 guint32                    set_index,
@@ -91,6 +106,47 @@ PscDescriptorSet *psc_uniform_set_cache_lookup (PscUniformSetCache        *self,
                                                 guint                      n_resources,
                                                 const PscUniformResource  *resources,
                                                 GError                   **error);
+PSC_AVAILABLE_IN_0_3
+PscDescriptorSet *psc_uniform_set_cache_lookup_list (PscUniformSetCache      *self,
+                                                     guint64                  pipeline_layout,
+                                                     guint32                  set_index,
+                                                     PscDescriptorLayout     *layout,
+                                                     PscUniformResourceList  *resources,
+                                                     GError                 **error);
+PSC_AVAILABLE_IN_0_3
+GType psc_uniform_resource_list_get_type (void) G_GNUC_CONST;
+PSC_AVAILABLE_IN_0_3
+PscUniformResourceList *psc_uniform_resource_list_new (void);
+PSC_AVAILABLE_IN_0_3
+PscUniformResourceList *psc_uniform_resource_list_ref (PscUniformResourceList *self);
+PSC_AVAILABLE_IN_0_3
+void psc_uniform_resource_list_unref (PscUniformResourceList *self);
+PSC_AVAILABLE_IN_0_3
+void psc_uniform_resource_list_add_buffer (PscUniformResourceList *self,
+                                           guint32                 binding,
+                                           guint32                 array_element,
+                                           PscBuffer              *buffer,
+                                           guint64                 offset,
+                                           guint64                 range);
+PSC_AVAILABLE_IN_0_3
+void psc_uniform_resource_list_add_image (PscUniformResourceList *self,
+                                          guint32                 binding,
+                                          guint32                 array_element,
+                                          PscImageView           *view,
+                                          guint32                 layout,
+                                          PscSampler             *sampler);
+PSC_AVAILABLE_IN_0_3
+void psc_uniform_resource_list_add_sampler (PscUniformResourceList *self,
+                                            guint32                 binding,
+                                            guint32                 array_element,
+                                            PscSampler             *sampler);
+PSC_AVAILABLE_IN_0_3
+void psc_uniform_resource_list_add_texel_buffer (PscUniformResourceList *self,
+                                                 guint32                 binding,
+                                                 guint32                 array_element,
+                                                 PscBufferView          *view);
+PSC_AVAILABLE_IN_0_3
+guint psc_uniform_resource_list_get_n_resources (PscUniformResourceList *self);
 PSC_AVAILABLE_IN_0_3
 void psc_uniform_set_cache_begin_frame (PscUniformSetCache *self,
                                         guint64             frame,
@@ -108,10 +164,17 @@ PSC_AVAILABLE_IN_0_3
 PscFramebufferCache *psc_framebuffer_cache_new (PscDevice  *device,
                                                 GError    **error);
 PSC_AVAILABLE_IN_0_3
-void psc_framebuffer_cache_free (PscFramebufferCache *self);
-PSC_AVAILABLE_IN_0_3
 VkFramebuffer psc_framebuffer_cache_lookup (PscFramebufferCache  *self,
                                             VkRenderPass          render_pass,
+                                            guint                 n_attachments,
+                                            PscImageView *const  *attachments,
+                                            guint32               width,
+                                            guint32               height,
+                                            guint32               layers,
+                                            GError              **error);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_framebuffer_cache_lookup_value (PscFramebufferCache  *self,
+                                            guint64               render_pass,
                                             guint                 n_attachments,
                                             PscImageView *const  *attachments,
                                             guint32               width,
@@ -129,7 +192,6 @@ guint psc_framebuffer_cache_get_n_retiring (PscFramebufferCache *self);
 
 G_GNUC_END_IGNORE_DEPRECATIONS
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscUniformSetCache, psc_uniform_set_cache_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscFramebufferCache, psc_framebuffer_cache_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PscUniformResourceList, psc_uniform_resource_list_unref)
 
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include <vulkan/vulkan.h>
 #include <psocache/psc-macros.h>
 #include <psocache/psc-device.h>
+#include <psocache/psc-cache.h>
 
 G_BEGIN_DECLS
 
@@ -30,6 +31,9 @@ G_BEGIN_DECLS
  * @PSC_RESOURCE_FLAGS_SWAPCHAIN_IMAGE: image views only: the view's image
  *   belongs to a swapchain. A wrapper cannot keep a swapchain image alive,
  *   so managed descriptor sets refuse such views
+ * @PSC_RESOURCE_FLAGS_CACHE_ISSUED: samplers only, reported, never given:
+ *   the sampler is one a [class@Psc.Cache] issued and owns (see
+ *   [ctor@Psc.Sampler.new_from_cache])
  *
  * How a resource wrapper relates to its Vulkan object.
  *
@@ -39,6 +43,7 @@ typedef enum { /*< flags >*/
   PSC_RESOURCE_FLAGS_NONE = 0,
   PSC_RESOURCE_FLAGS_OWNED = 1 << 0,
   PSC_RESOURCE_FLAGS_SWAPCHAIN_IMAGE = 1 << 1,
+  PSC_RESOURCE_FLAGS_CACHE_ISSUED = 1 << 2,
 } PscResourceFlags PSC_AVAILABLE_TYPE_IN_0_3;
 
 #define PSC_TYPE_BUFFER (psc_buffer_get_type ())
@@ -105,6 +110,8 @@ void psc_buffer_unref (PscBuffer *self);
 PSC_AVAILABLE_IN_0_3
 VkBuffer psc_buffer_get_handle (PscBuffer *self);
 PSC_AVAILABLE_IN_0_3
+guint64 psc_buffer_get_handle_value (PscBuffer *self);
+PSC_AVAILABLE_IN_0_3
 guint64 psc_buffer_get_size (PscBuffer *self);
 PSC_AVAILABLE_IN_0_3
 PscResourceFlags psc_buffer_get_flags (PscBuffer *self);
@@ -125,16 +132,40 @@ PscImageView *psc_image_view_new (PscDevice                     *device,
                                   PscResourceFlags               flags,
                                   GError                       **error);
 PSC_AVAILABLE_IN_0_3
+PscImageView *psc_image_view_new_for_range (PscDevice         *device,
+                                            guint64            view,
+                                            guint64            image,
+                                            guint32            aspect_mask,
+                                            guint32            base_mip_level,
+                                            guint32            level_count,
+                                            guint32            base_array_layer,
+                                            guint32            layer_count,
+                                            guint32            image_mip_levels,
+                                            guint32            image_array_layers,
+                                            PscResourceFlags   flags,
+                                            GError           **error);
+PSC_AVAILABLE_IN_0_3
 PscImageView *psc_image_view_ref (PscImageView *self);
 PSC_AVAILABLE_IN_0_3
 void psc_image_view_unref (PscImageView *self);
 PSC_AVAILABLE_IN_0_3
 VkImageView psc_image_view_get_handle (PscImageView *self);
 PSC_AVAILABLE_IN_0_3
+guint64 psc_image_view_get_handle_value (PscImageView *self);
+PSC_AVAILABLE_IN_0_3
 VkImage psc_image_view_get_image (PscImageView *self);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_image_view_get_image_value (PscImageView *self);
 PSC_AVAILABLE_IN_0_3
 void psc_image_view_get_range (PscImageView            *self,
                                VkImageSubresourceRange *out_range);
+PSC_AVAILABLE_IN_0_3
+void psc_image_view_get_range_values (PscImageView *self,
+                                      guint32      *aspect_mask,
+                                      guint32      *base_mip_level,
+                                      guint32      *level_count,
+                                      guint32      *base_array_layer,
+                                      guint32      *layer_count);
 PSC_AVAILABLE_IN_0_3
 PscResourceFlags psc_image_view_get_flags (PscImageView *self);
 PSC_AVAILABLE_IN_0_3
@@ -150,11 +181,21 @@ PscSampler *psc_sampler_new (PscDevice         *device,
                              PscResourceFlags   flags,
                              GError           **error);
 PSC_AVAILABLE_IN_0_3
+PscSampler *psc_sampler_new_from_cache (PscCache                   *cache,
+                                        const VkSamplerCreateInfo  *info,
+                                        GError                    **error);
+PSC_AVAILABLE_IN_0_3
+PscSampler *psc_sampler_new_from_cache_info (PscCache        *cache,
+                                             PscSamplerInfo  *info,
+                                             GError         **error);
+PSC_AVAILABLE_IN_0_3
 PscSampler *psc_sampler_ref (PscSampler *self);
 PSC_AVAILABLE_IN_0_3
 void psc_sampler_unref (PscSampler *self);
 PSC_AVAILABLE_IN_0_3
 VkSampler psc_sampler_get_handle (PscSampler *self);
+PSC_AVAILABLE_IN_0_3
+guint64 psc_sampler_get_handle_value (PscSampler *self);
 PSC_AVAILABLE_IN_0_3
 PscResourceFlags psc_sampler_get_flags (PscSampler *self);
 PSC_AVAILABLE_IN_0_3
@@ -179,9 +220,13 @@ void psc_buffer_view_unref (PscBufferView *self);
 PSC_AVAILABLE_IN_0_3
 VkBufferView psc_buffer_view_get_handle (PscBufferView *self);
 PSC_AVAILABLE_IN_0_3
+guint64 psc_buffer_view_get_handle_value (PscBufferView *self);
+PSC_AVAILABLE_IN_0_3
 PscBuffer *psc_buffer_view_get_buffer (PscBufferView *self);
 PSC_AVAILABLE_IN_0_3
 VkFormat psc_buffer_view_get_format (PscBufferView *self);
+PSC_AVAILABLE_IN_0_3
+guint32 psc_buffer_view_get_format_value (PscBufferView *self);
 PSC_AVAILABLE_IN_0_3
 guint64 psc_buffer_view_get_offset (PscBufferView *self);
 PSC_AVAILABLE_IN_0_3

@@ -346,10 +346,10 @@ bench_descriptors (int argc, char **argv)
           n, wm, rm, wm / rm, um, batches, (double) allocs / (double) commits, psc_device_get_name (device));
 
   vk.DeviceWaitIdle (vk.device);
-  psc_uniform_set_cache_free (usc);
+  g_object_unref (usc);
   for (uint32_t i = 0; i < n; i++)
     {
-      psc_descriptor_writer_free (writers[i]);
+      psc_descriptor_writer_unref (writers[i]);
       psc_descriptor_set_unref (sets[i]);
     }
   psc_descriptor_pool_unref (pool);

@@ -438,7 +438,7 @@ test_features_enabled (void)
     g_assert_true (psc_descriptor_writer_commit (w, &error));
     g_assert_no_error (error);
     g_assert_false (psc_descriptor_entry_is_filled (entry (set, 1, 5)));
-    g_clear_pointer (&w, psc_descriptor_writer_free);
+    g_clear_pointer (&w, psc_descriptor_writer_unref);
 
     /* Variable count: 3 of at most 8. */
     bindings_flags (&bf, flags, 0, VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT |
