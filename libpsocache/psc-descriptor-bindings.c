@@ -451,14 +451,5 @@ psc_descriptor_access_get_subresource_range_values (const PscDescriptorAccess *s
                                                     guint32                   *layer_count)
 {
   g_return_if_fail (self != NULL);
-  if (aspect_mask != NULL)
-    *aspect_mask = self->subresource.aspectMask;
-  if (base_mip_level != NULL)
-    *base_mip_level = self->subresource.baseMipLevel;
-  if (level_count != NULL)
-    *level_count = self->subresource.levelCount;
-  if (base_array_layer != NULL)
-    *base_array_layer = self->subresource.baseArrayLayer;
-  if (layer_count != NULL)
-    *layer_count = self->subresource.layerCount;
+  psc_range_to_values (&self->subresource, aspect_mask, base_mip_level, level_count, base_array_layer, layer_count);
 }

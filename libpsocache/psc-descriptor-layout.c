@@ -426,9 +426,12 @@ psc_descriptor_layout_get_n_bindings (PscDescriptorLayout *self)
 }
 
 const PscBindingFacts *
-psc_descriptor_layout_search (const PscDescriptorLayout *layout, guint32 binding)
+psc_descriptor_layout_find (const PscDescriptorLayout *layout, guint32 binding)
 {
   guint lo = 0, hi = layout->n_bindings;
+
+  if (binding < PSC_DESCRIPTOR_DIRECT_BINDINGS)
+    return layout->direct[binding] != 0 ? &layout->bindings[layout->direct[binding] - 1] : NULL;
 
   while (lo < hi)
     {

@@ -54,15 +54,7 @@ struct _PscDescriptorLayout {
 
 /* The binding facts of @binding, or NULL (a binary search beyond the
  * direct index). */
-const PscBindingFacts *psc_descriptor_layout_search (const PscDescriptorLayout *layout, guint32 binding);
-
-static inline const PscBindingFacts *
-psc_descriptor_layout_find (const PscDescriptorLayout *layout, guint32 binding)
-{
-  if (binding < PSC_DESCRIPTOR_DIRECT_BINDINGS)
-    return layout->direct[binding] != 0 ? &layout->bindings[layout->direct[binding] - 1] : NULL;
-  return psc_descriptor_layout_search (layout, binding);
-}
+const PscBindingFacts *psc_descriptor_layout_find (const PscDescriptorLayout *layout, guint32 binding);
 
 struct _PscDescriptorPool {
   PscDevice *device;
@@ -121,15 +113,8 @@ psc_descriptor_set_binding_count (const PscDescriptorSet *set, const PscBindingF
   return (b->flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT) != 0
          ? set->variable_count : b->count;
 }
-/* Sets @error to PSC_DESCRIPTOR_ERROR_STALE_SET; FALSE. */
-gboolean psc_descriptor_set_fail_stale (const PscDescriptorSet *set, GError **error);
-
 /* FALSE with PSC_DESCRIPTOR_ERROR_STALE_SET if the pool moved on. */
-static inline gboolean
-psc_descriptor_set_check_fresh (const PscDescriptorSet *set, GError **error)
-{
-  return G_LIKELY (set->generation == set->pool->generation) || psc_descriptor_set_fail_stale (set, error);
-}
+gboolean psc_descriptor_set_check_fresh (const PscDescriptorSet *set, GError **error);
 /* Drops what @e retains and empties it. */
 void psc_descriptor_entry_clear (PscDescriptorEntry *e);
 

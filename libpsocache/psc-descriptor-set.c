@@ -22,8 +22,10 @@ psc_descriptor_entry_clear (PscDescriptorEntry *e)
 }
 
 gboolean
-psc_descriptor_set_fail_stale (const PscDescriptorSet *set, GError **error)
+psc_descriptor_set_check_fresh (const PscDescriptorSet *set, GError **error)
 {
+  if (G_LIKELY (set->generation == set->pool->generation))
+    return TRUE;
   g_set_error (error, PSC_DESCRIPTOR_ERROR, PSC_DESCRIPTOR_ERROR_STALE_SET,
                _("the set is stale: it was allocated in pool generation %" G_GUINT64_FORMAT
                  ", and the pool was reset or destroyed since (generation %" G_GUINT64_FORMAT ")"),

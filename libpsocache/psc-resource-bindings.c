@@ -140,16 +140,7 @@ psc_image_view_get_range_values (PscImageView *self,
                                  guint32      *layer_count)
 {
   g_return_if_fail (self != NULL);
-  if (aspect_mask != NULL)
-    *aspect_mask = self->range.aspectMask;
-  if (base_mip_level != NULL)
-    *base_mip_level = self->range.baseMipLevel;
-  if (level_count != NULL)
-    *level_count = self->range.levelCount;
-  if (base_array_layer != NULL)
-    *base_array_layer = self->range.baseArrayLayer;
-  if (layer_count != NULL)
-    *layer_count = self->range.layerCount;
+  psc_range_to_values (&self->range, aspect_mask, base_mip_level, level_count, base_array_layer, layer_count);
 }
 
 /**

@@ -69,6 +69,24 @@ psc_resource_is_invalidated (const PscResource *r)
   return g_atomic_int_get ((gint *) &r->invalidated) != 0;
 }
 
+/* A subresource range member by member (each out pointer may be NULL):
+ * the bindings' form of an image view's and an access's range. */
+static inline void
+psc_range_to_values (const VkImageSubresourceRange *r, guint32 *aspect_mask, guint32 *base_mip_level,
+                     guint32 *level_count, guint32 *base_array_layer, guint32 *layer_count)
+{
+  if (aspect_mask != NULL)
+    *aspect_mask = r->aspectMask;
+  if (base_mip_level != NULL)
+    *base_mip_level = r->baseMipLevel;
+  if (level_count != NULL)
+    *level_count = r->levelCount;
+  if (base_array_layer != NULL)
+    *base_array_layer = r->baseArrayLayer;
+  if (layer_count != NULL)
+    *layer_count = r->layerCount;
+}
+
 /* A reference on any wrapper, through its head (the unref is the kind's:
  * the last one runs that kind's clean-up). */
 PscResource *psc_resource_ref (PscResource *r);
