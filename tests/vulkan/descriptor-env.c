@@ -151,6 +151,7 @@ env_init (Env *e, PscDeviceFlags flags)
   g_autoptr(GError) error = NULL;
 
   memset (e, 0, sizeof *e);
+  psc_test_keep_driver_resident ();
   e->psc = psc_device_new_headless (PSC_DEVICE_FLAGS_VALIDATION | flags, &error);
   g_assert_no_error (error);
   e->device = psc_device_get_info (e->psc)->device;

@@ -98,20 +98,24 @@ psc_test_harness_new (gboolean dynamic_rendering)
   return psc_test_harness_new_full (dynamic_rendering, PSC_TEST_HARNESS_NONE);
 }
 
-PscTestHarness *
-psc_test_harness_new_full (gboolean dynamic_rendering, PscTestHarnessFlags flags)
+void
+psc_test_keep_driver_resident (void)
 {
 #if defined(__SANITIZE_ADDRESS__)
   /* Under LeakSanitizer: the loader unloads lavapipe (and LLVM with it) at
    * vkDestroyInstance, after which its one-time initialisation is reported
    * as leaks that can no longer be attributed to the driver. Keeping the
    * driver resident keeps them reachable (see tests/sanitizers/lsan.supp). */
-  {
-    const char *icd = g_getenv ("VK_DRIVER_FILES");
-    if (icd != NULL && strstr (icd, "lvp_icd") != NULL)
-      (void) dlopen ("libvulkan_lvp.so", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-  }
+  const char *icd = g_getenv ("VK_DRIVER_FILES");
+  if (icd != NULL && strstr (icd, "lvp_icd") != NULL)
+    (void) dlopen ("libvulkan_lvp.so", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 #endif
+}
+
+PscTestHarness *
+psc_test_harness_new_full (gboolean dynamic_rendering, PscTestHarnessFlags flags)
+{
+  psc_test_keep_driver_resident ();
   PscTestHarness *h = g_new0 (PscTestHarness, 1);
   const char *layers[] = { VALIDATION_LAYER };
   const char *extensions[] = {

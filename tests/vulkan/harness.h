@@ -58,6 +58,12 @@ typedef enum {
 
 /* Creates the instance, messenger, device and PscDevice. Fails the test
  * (abort) if anything is missing. */
+/* Under AddressSanitizer with lavapipe, loads the driver for good, so that
+ * its one-time allocations stay attributable (and suppressed) when a test
+ * destroys its last instance; else nothing. Every test that makes its own
+ * devices calls it first (the harness does). */
+void psc_test_keep_driver_resident (void);
+
 PscTestHarness *psc_test_harness_new (gboolean dynamic_rendering);
 PscTestHarness *psc_test_harness_new_full (gboolean dynamic_rendering, PscTestHarnessFlags flags);
 
