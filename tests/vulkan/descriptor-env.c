@@ -146,6 +146,14 @@ new_texel_view (Env *e, PscBuffer *buffer)
 
 /* A headless device with validation (and @flags), a cache on it. */
 void
+env_test_init (int *argc, char ***argv)
+{
+  g_test_init (argc, argv, NULL);
+  if (g_getenv ("VK_DRIVER_FILES") == NULL && g_getenv ("VK_ICD_FILENAMES") == NULL)
+    g_setenv ("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", TRUE);
+}
+
+void
 env_init (Env *e, PscDeviceFlags flags)
 {
   g_autoptr(GError) error = NULL;

@@ -19,6 +19,9 @@ typedef struct {
   GPtrArray *images;            /* VkImage */
 } Env;
 
+/* g_test_init, and lavapipe unless the environment names a driver. */
+void env_test_init (int *argc, char ***argv);
+
 /* A headless device with validation (and @flags), a cache on it. */
 void env_init (Env *e, PscDeviceFlags flags);
 /* Everything the test made is gone before this (wrappers, sets, pools);

@@ -478,9 +478,7 @@ test_same_shape_recommit (void)
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (g_getenv ("VK_DRIVER_FILES") == NULL && g_getenv ("VK_ICD_FILENAMES") == NULL)
-    g_setenv ("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", TRUE);
+  env_test_init (&argc, &argv);
   g_test_add_func ("/descriptor-bindings/retained-writer", test_retained_writer);
   g_test_add_func ("/descriptor-bindings/pool-for-layout", test_pool_for_layout);
   g_test_add_func ("/descriptor-bindings/layout-for-recipe", test_layout_for_recipe);

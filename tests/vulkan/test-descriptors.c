@@ -1193,9 +1193,7 @@ test_accesses (void)
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (g_getenv ("VK_DRIVER_FILES") == NULL && g_getenv ("VK_ICD_FILENAMES") == NULL)
-    g_setenv ("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", TRUE);
+  env_test_init (&argc, &argv);
   g_test_add_func ("/descriptors/layout-facts", test_layout_facts);
   g_test_add_func ("/descriptors/layout-refusals", test_layout_refusals);
   g_test_add_func ("/descriptors/features-not-enabled", test_features_not_enabled);

@@ -333,9 +333,7 @@ test_framebuffers (void)
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (g_getenv ("VK_DRIVER_FILES") == NULL && g_getenv ("VK_ICD_FILENAMES") == NULL)
-    g_setenv ("VK_DRIVER_FILES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json", TRUE);
+  env_test_init (&argc, &argv);
   g_test_add_func ("/live-caches/uniform-sets", test_uniform_sets);
   g_test_add_func ("/live-caches/churn", test_churn);
   g_test_add_func ("/live-caches/framebuffers", test_framebuffers);
