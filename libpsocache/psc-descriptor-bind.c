@@ -143,18 +143,16 @@ check_offset (const PscDescriptorSet *set, guint i, const PscDynamicOffset *o, G
 {
   const PscBindingFacts *b = psc_descriptor_layout_find (set->layout, o->binding);
   const PscDescriptorEntry *e = &set->slots[b->first_slot + o->array_element];
-  const VkPhysicalDeviceLimits *limits = psc_device_get_limits (set->layout->device);
   gboolean uniform = b->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-  VkDeviceSize align = uniform ? limits->minUniformBufferOffsetAlignment
-                               : limits->minStorageBufferOffsetAlignment;
   VkDeviceSize size;
 
-  if (align > 1 && (o->offset & (align - 1)) != 0)
+  /* The binding's alignment mask: the device's limit for its type. */
+  if ((o->offset & b->align_mask) != 0)
     {
       g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
                    _("offsets[%u].offset: %u is not a multiple of %s (%" G_GUINT64_FORMAT ")"), i,
                    o->offset, uniform ? "minUniformBufferOffsetAlignment" : "minStorageBufferOffsetAlignment",
-                   (guint64) align);
+                   (guint64) b->align_mask + 1);
       return FALSE;
     }
   if (e->kind == PSC_SLOT_EMPTY)

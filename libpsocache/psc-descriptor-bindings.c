@@ -169,7 +169,7 @@ psc_descriptor_pool_new_for_layout (PscDevice            *device,
     {
       if (counts[t] == 0)
         continue;
-      if (counts[t] * MAX (max_sets, 1) > G_MAXUINT32)
+      if (counts[t] * max_sets > G_MAXUINT32)
         {
           g_set_error (error, PSC_ERROR, PSC_ERROR_INVALID_ARGUMENT,
                        _("max_sets: %u sets of %" G_GUINT64_FORMAT " descriptors of type %u overflow"),
@@ -215,14 +215,7 @@ psc_descriptor_entry_copy (const PscDescriptorEntry *self)
 
   g_return_val_if_fail (self != NULL, NULL);
   copy = g_memdup2 (self, sizeof *self);
-  if (copy->buffer != NULL)
-    psc_buffer_ref (copy->buffer);
-  if (copy->view != NULL)
-    psc_image_view_ref (copy->view);
-  if (copy->sampler != NULL)
-    psc_sampler_ref (copy->sampler);
-  if (copy->buffer_view != NULL)
-    psc_buffer_view_ref (copy->buffer_view);
+  psc_owners_acquire (copy->buffer, copy->view, copy->sampler, copy->buffer_view);
   return copy;
 }
 
@@ -337,10 +330,7 @@ psc_descriptor_access_copy (const PscDescriptorAccess *self)
 
   g_return_val_if_fail (self != NULL, NULL);
   copy = g_memdup2 (self, sizeof *self);
-  if (copy->buffer != NULL)
-    psc_buffer_ref (copy->buffer);
-  if (copy->view != NULL)
-    psc_image_view_ref (copy->view);
+  psc_owners_acquire (copy->buffer, copy->view, NULL, NULL);
   return copy;
 }
 

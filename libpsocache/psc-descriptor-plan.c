@@ -25,7 +25,6 @@ psc_descriptor_plan_clear (PscDescriptorPlan *plan)
   g_free (plan->image_infos);
   g_free (plan->texel_views);
   g_free (plan->slots);
-  g_free (plan->memo);
   memset (plan, 0, sizeof *plan);
 }
 
@@ -41,8 +40,7 @@ plan_reserve (PscDescriptorPlan *plan, guint n)
   plan->image_infos = g_renew (VkDescriptorImageInfo, plan->image_infos, plan->capacity);
   plan->texel_views = g_renew (VkBufferView, plan->texel_views, plan->capacity);
   plan->slots = g_renew (PscPlannedSlot, plan->slots, plan->capacity);
-  plan->memo = g_renew (PscStagedWrite, plan->memo, plan->capacity);
-  plan->memo_n = 0;
+  plan->shape_n = 0;
 }
 
 static PscSlotKind
@@ -232,9 +230,25 @@ check_texel_buffer (const PscDescriptorSet *set, const PscStagedWrite *w, guint 
   return TRUE;
 }
 
-static gboolean check_resources (const PscDescriptorSet *set, const PscBindingFacts *b,
-                                 const PscStagedWrite *w, guint i, VkDeviceSize *range,
-                                 GError **error);
+/* What one write binds, against its binding (whose kind it matches). */
+static gboolean
+check_resources (const PscDescriptorSet *set, const PscBindingFacts *b, const PscStagedWrite *w,
+                 guint i, VkDeviceSize *range, GError **error)
+{
+  switch (w->kind)
+    {
+    case PSC_SLOT_BUFFER:
+      return check_buffer (set, b, w, i, range, error);
+    case PSC_SLOT_IMAGE:
+      return check_image (set, b, w, i, error);
+    case PSC_SLOT_SAMPLER:
+      return check_sampler (set, w->sampler, i, error);
+    case PSC_SLOT_TEXEL_BUFFER:
+      return check_texel_buffer (set, w, i, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
 
 /* One write against its binding's facts; @range gets a buffer's
  * normalized range. */
@@ -279,25 +293,6 @@ check_write (const PscDescriptorSet *set, const PscStagedWrite *w, guint i,
   return check_resources (set, b, w, i, range, error);
 }
 
-/* What one write binds, against its binding (whose kind it matches). */
-static inline gboolean
-check_resources (const PscDescriptorSet *set, const PscBindingFacts *b, const PscStagedWrite *w,
-                 guint i, VkDeviceSize *range, GError **error)
-{
-  switch (w->kind)
-    {
-    case PSC_SLOT_BUFFER:
-      return check_buffer (set, b, w, i, range, error);
-    case PSC_SLOT_IMAGE:
-      return check_image (set, b, w, i, error);
-    case PSC_SLOT_SAMPLER:
-      return check_sampler (set, w->sampler, i, error);
-    case PSC_SLOT_TEXEL_BUFFER:
-      return check_texel_buffer (set, w, i, error);
-    default:
-      g_assert_not_reached ();
-    }
-}
 
 static int
 compare_planned (const void *a, const void *b)
@@ -384,52 +379,9 @@ fail_incomplete (const PscDescriptorSet *set, const PscDescriptorPlan *plan, gui
                        _("the set would keep empty slots in bindings that are not PARTIALLY_BOUND"));
 }
 
-/* The Vulkan write of one planned slot. */
+/* What planned slot @k's Vulkan write points to, from write @w. */
 static void
-add_vulkan_write (PscDescriptorPlan *plan, const PscDescriptorSet *set, const PscStagedWrite *w,
-                  const PscPlannedSlot *p, guint index)
-{
-  const PscBindingFacts *b = p->facts;
-  VkWriteDescriptorSet vw = {
-    .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-    .dstSet = set->handle,
-    .dstBinding = w->binding,
-    .dstArrayElement = w->array_element,
-    .descriptorCount = 1,
-    .descriptorType = b->type,
-  };
-  VkDescriptorBufferInfo *bi = &plan->buffer_infos[index];
-  VkDescriptorImageInfo *ii = &plan->image_infos[index];
-  VkBufferView *tv = &plan->texel_views[index];
-
-  switch (w->kind)
-    {
-    case PSC_SLOT_BUFFER:
-      *bi = (VkDescriptorBufferInfo) { w->buffer->buffer, w->offset, p->range };
-      vw.pBufferInfo = bi;
-      break;
-    case PSC_SLOT_IMAGE:
-      *ii = (VkDescriptorImageInfo) { w->sampler != NULL ? w->sampler->sampler : VK_NULL_HANDLE,
-                                      w->view->view, w->layout };
-      vw.pImageInfo = ii;
-      break;
-    case PSC_SLOT_SAMPLER:
-      *ii = (VkDescriptorImageInfo) { w->sampler->sampler, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED };
-      vw.pImageInfo = ii;
-      break;
-    case PSC_SLOT_TEXEL_BUFFER:
-      *tv = w->buffer_view->view;
-      vw.pTexelBufferView = tv;
-      break;
-    default:
-      return;                   /* a clear: no Vulkan write */
-    }
-  plan->writes[plan->n_writes++] = vw;
-}
-
-/* The infos of Vulkan write @k (the shape is the memo's). */
-static void
-refill_vulkan_write (PscDescriptorPlan *plan, const PscStagedWrite *w, guint k)
+fill_info (PscDescriptorPlan *plan, const PscStagedWrite *w, guint k)
 {
   switch (w->kind)
     {
@@ -441,31 +393,63 @@ refill_vulkan_write (PscDescriptorPlan *plan, const PscStagedWrite *w, guint k)
         w->sampler != NULL ? w->sampler->sampler : VK_NULL_HANDLE, w->view->view, w->layout };
       break;
     case PSC_SLOT_SAMPLER:
-      plan->image_infos[k].sampler = w->sampler->sampler;
+      plan->image_infos[k] = (VkDescriptorImageInfo) { w->sampler->sampler, VK_NULL_HANDLE,
+                                                       VK_IMAGE_LAYOUT_UNDEFINED };
       break;
-    default:
+    case PSC_SLOT_TEXEL_BUFFER:
       plan->texel_views[k] = w->buffer_view->view;
       break;
+    default:
+      break;                    /* a clear: nothing */
     }
 }
 
-/* The batch in the memo's shape: every check that does not depend on the
- * shape (the resources, completeness), the shape's slots and Vulkan writes
- * reused. FALSE with @error set if a check fails; -1 if the shape differs
- * (nothing failed: the full build decides). */
+/* The Vulkan write of planned slot @k (none for a clear). */
+static void
+add_vulkan_write (PscDescriptorPlan *plan, const PscDescriptorSet *set, const PscStagedWrite *w,
+                  guint k)
+{
+  VkWriteDescriptorSet vw = {
+    .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+    .dstSet = set->handle,
+    .dstBinding = w->binding,
+    .dstArrayElement = w->array_element,
+    .descriptorCount = 1,
+    .descriptorType = plan->slots[k].facts->type,
+  };
+
+  if (w->kind == PSC_SLOT_EMPTY)
+    return;
+  fill_info (plan, w, k);
+  if (w->kind == PSC_SLOT_BUFFER)
+    vw.pBufferInfo = &plan->buffer_infos[k];
+  else if (w->kind == PSC_SLOT_TEXEL_BUFFER)
+    vw.pTexelBufferView = &plan->texel_views[k];
+  else
+    vw.pImageInfo = &plan->image_infos[k];
+  plan->writes[plan->n_writes++] = vw;
+}
+
+/* The batch in the last plan's simple shape (write i is slot i, of the
+ * kind its binding's type takes): every check that does not depend on the
+ * shape (the resources, completeness) is run, the shape's slots and Vulkan
+ * writes reused. FALSE with @error set if a check fails; -1 if the shape
+ * differs (nothing failed: the full build decides). */
 static int
-build_from_memo (PscDescriptorPlan *plan, const PscDescriptorSet *set, const PscStagedWrite *writes,
-                 guint n_writes, GError **error)
+build_from_shape (PscDescriptorPlan *plan, const PscDescriptorSet *set, const PscStagedWrite *writes,
+                  guint n_writes, GError **error)
 {
   gint64 delta = 0;
 
-  if (n_writes != plan->memo_n)
+  if (n_writes != plan->shape_n)
     return -1;
   for (guint i = 0; i < n_writes; i++)
     {
-      const PscStagedWrite *m = &plan->memo[i], *w = &writes[i];
+      const PscPlannedSlot *p = &plan->slots[i];
+      const PscStagedWrite *w = &writes[i];
 
-      if (w->binding != m->binding || w->array_element != m->array_element || w->kind != m->kind)
+      if (w->binding != p->facts->binding || w->array_element != p->slot - p->facts->first_slot ||
+          w->kind != kind_of_type (p->facts->type))
         return -1;
     }
   for (guint i = 0; i < n_writes; i++)
@@ -474,7 +458,7 @@ build_from_memo (PscDescriptorPlan *plan, const PscDescriptorSet *set, const Psc
 
       if (!check_resources (set, p->facts, &writes[i], i, &p->range, error))
         return FALSE;
-      refill_vulkan_write (plan, &writes[i], i);
+      fill_info (plan, &writes[i], i);
       /* No clear in the shape: a slot is filled afterwards. */
       if (psc_binding_requires_fill (p->facts) && set->slots[p->slot].kind == PSC_SLOT_EMPTY)
         delta--;
@@ -483,21 +467,17 @@ build_from_memo (PscDescriptorPlan *plan, const PscDescriptorSet *set, const Psc
   return TRUE;
 }
 
-/* Keeps the shape of a plan that has the simple one. */
-static void
-remember_shape (PscDescriptorPlan *plan, const PscStagedWrite *writes, guint n_writes)
+/* Whether the plan just built has the simple shape: no clear, no slot
+ * twice, staged in slot order. */
+static gboolean
+has_simple_shape (const PscDescriptorPlan *plan, guint n_writes)
 {
-  plan->memo_n = 0;
   if (plan->n_slots != n_writes || plan->n_writes != n_writes)
-    return;                     /* a slot twice, or a clear */
+    return FALSE;               /* a slot twice, or a clear */
   for (guint k = 0; k < n_writes; k++)
     if (plan->slots[k].write != k)
-      return;                   /* not staged in slot order */
-  for (guint k = 0; k < n_writes; k++)
-    plan->memo[k] = (PscStagedWrite) {
-      .binding = writes[k].binding, .array_element = writes[k].array_element, .kind = writes[k].kind,
-    };
-  plan->memo_n = n_writes;
+      return FALSE;             /* not staged in slot order */
+  return TRUE;
 }
 
 gboolean
@@ -506,13 +486,13 @@ psc_descriptor_plan_build (PscDescriptorPlan *plan, const PscDescriptorSet *set,
 {
   gint64 delta = 0;
 
-  if (plan->memo_n != 0)
+  if (plan->shape_n != 0)
     {
-      int r = build_from_memo (plan, set, writes, n_writes, error);
+      int r = build_from_shape (plan, set, writes, n_writes, error);
       if (r >= 0)
         return r;
     }
-  plan->memo_n = 0;             /* the arrays are rebuilt */
+  plan->shape_n = 0;            /* the arrays are rebuilt */
   plan_reserve (plan, n_writes);
   plan->n_writes = 0;
   plan->n_slots = 0;
@@ -551,8 +531,8 @@ psc_descriptor_plan_build (PscDescriptorPlan *plan, const PscDescriptorSet *set,
   for (guint k = 0; k < plan->n_slots; k++)
     {
       const PscPlannedSlot *p = &plan->slots[k];
-      add_vulkan_write (plan, set, &writes[p->write], p, k);
+      add_vulkan_write (plan, set, &writes[p->write], k);
     }
-  remember_shape (plan, writes, n_writes);
+  plan->shape_n = has_simple_shape (plan, n_writes) ? n_writes : 0;
   return TRUE;
 }

@@ -177,12 +177,12 @@ typedef struct {
   guint n_slots;
   PscPlannedSlot *slots;        /* in slot order */
   gint64 required_empty_delta;  /* change of the set's required-but-empty slots */
-  /* The shape of the last plan, when it was the simple one (no clear, no
-   * slot twice, staged in slot order: write i is slot i and Vulkan write
-   * i): a batch of the same bindings, elements and kinds reuses its slots
-   * and Vulkan writes, and only its resources are checked and filled in. */
-  guint memo_n;                 /* 0: no shape to reuse */
-  PscStagedWrite *memo;         /* binding, array_element, kind of each write */
+  /* The write count of the last plan when it had the simple shape (no
+   * clear, no slot twice, staged in slot order: write i is slot i and
+   * Vulkan write i), else 0: a batch of the same bindings, elements and
+   * kinds (read back from the slots) reuses its slots and Vulkan writes,
+   * and only its resources are checked and filled in. */
+  guint shape_n;
 } PscDescriptorPlan;
 
 void psc_descriptor_plan_init (PscDescriptorPlan *plan);

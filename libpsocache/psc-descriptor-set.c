@@ -14,10 +14,7 @@ G_DEFINE_BOXED_TYPE (PscDescriptorSet, psc_descriptor_set,
 void
 psc_descriptor_entry_clear (PscDescriptorEntry *e)
 {
-  g_clear_pointer (&e->buffer, psc_buffer_unref);
-  g_clear_pointer (&e->view, psc_image_view_unref);
-  g_clear_pointer (&e->sampler, psc_sampler_unref);
-  g_clear_pointer (&e->buffer_view, psc_buffer_view_unref);
+  psc_owners_release (&e->buffer, &e->view, &e->sampler, &e->buffer_view);
   memset (e, 0, sizeof *e);
 }
 

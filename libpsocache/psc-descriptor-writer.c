@@ -91,10 +91,7 @@ unstage_all (PscDescriptorWriter *self)
     for (guint i = 0; i < self->n_staged; i++)
       {
         PscStagedWrite *w = &self->staged[i];
-        g_clear_pointer (&w->buffer, psc_buffer_unref);
-        g_clear_pointer (&w->view, psc_image_view_unref);
-        g_clear_pointer (&w->sampler, psc_sampler_unref);
-        g_clear_pointer (&w->buffer_view, psc_buffer_view_unref);
+        psc_owners_release (&w->buffer, &w->view, &w->sampler, &w->buffer_view);
       }
   self->n_staged = 0;
 }

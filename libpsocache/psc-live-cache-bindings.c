@@ -16,10 +16,7 @@ resource_clear (gpointer data)
 {
   PscUniformResource *r = data;
 
-  g_clear_pointer (&r->buffer, psc_buffer_unref);
-  g_clear_pointer (&r->image_view, psc_image_view_unref);
-  g_clear_pointer (&r->sampler, psc_sampler_unref);
-  g_clear_pointer (&r->buffer_view, psc_buffer_view_unref);
+  psc_owners_release (&r->buffer, &r->image_view, &r->sampler, &r->buffer_view);
 }
 
 G_DEFINE_BOXED_TYPE (PscUniformResourceList, psc_uniform_resource_list,

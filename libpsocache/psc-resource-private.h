@@ -87,6 +87,33 @@ psc_range_to_values (const VkImageSubresourceRange *r, guint32 *aspect_mask, gui
     *layer_count = r->layerCount;
 }
 
+/* What an entry, a staged write or a uniform resource may hold, one of
+ * each kind: a reference taken on each that is set, or each dropped and
+ * cleared. */
+static inline void
+psc_owners_acquire (PscBuffer *buffer, PscImageView *view, PscSampler *sampler,
+                    PscBufferView *buffer_view)
+{
+  if (buffer != NULL)
+    psc_buffer_ref (buffer);
+  if (view != NULL)
+    psc_image_view_ref (view);
+  if (sampler != NULL)
+    psc_sampler_ref (sampler);
+  if (buffer_view != NULL)
+    psc_buffer_view_ref (buffer_view);
+}
+
+static inline void
+psc_owners_release (PscBuffer **buffer, PscImageView **view, PscSampler **sampler,
+                    PscBufferView **buffer_view)
+{
+  g_clear_pointer (buffer, psc_buffer_unref);
+  g_clear_pointer (view, psc_image_view_unref);
+  g_clear_pointer (sampler, psc_sampler_unref);
+  g_clear_pointer (buffer_view, psc_buffer_view_unref);
+}
+
 /* A reference on any wrapper, through its head (the unref is the kind's:
  * the last one runs that kind's clean-up). */
 PscResource *psc_resource_ref (PscResource *r);
